@@ -1,0 +1,25 @@
+package io.kevy.engine;
+
+/**
+ * Receives every effect frame a shard emits (feed contract §7), in offset order, while the shard's lock is
+ * held: the feed backlog and the AOF writer are listeners, so state, feed and AOF cannot disagree.
+ *
+ * <p>Implementations must be fast and must not block or take other shards' locks. The frame and its byte
+ * arrays are immutable and may be retained.
+ */
+@FunctionalInterface
+public interface EffectListener {
+    /**
+     * @param shard  the emitting shard (locked by the calling thread)
+     * @param offset the frame's offset in the shard's current generation
+     * @param frame  the effect as a Redis command, upper-case verb first
+     */
+    void onEffect(Shard shard, long offset, byte[][] frame);
+
+    /**
+     * The shard started a new stream (FLUSHALL/FLUSHDB or boot): frames before it belong to an older
+     * generation. Called under the shard's lock.
+     */
+    default void onStreamReset(Shard shard, long generation, long nextOffset) {
+    }
+}

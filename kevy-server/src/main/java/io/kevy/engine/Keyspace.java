@@ -1,0 +1,239 @@
+package io.kevy.engine;
+
+import io.kevy.engine.struct.Dict;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+
+/**
+ * The keys of one shard: a {@link Dict} from key to value, plus an index of the keys that have a TTL (for
+ * active expiry sampling and for counting). Values are {@code byte[]} (strings; never mutated once stored),
+ * or the collection types of {@code io.kevy.engine.type}.
+ *
+ * <p>The expiry time of a key is kept in its node's aux word in ms since the epoch; {@link #NO_EXPIRY} (0)
+ * means no TTL (a stored expiry is always in the future, so 0 is never a real one).
+ *
+ * <p>Lookups expire lazily: a key whose time has passed is deleted on access and its owner {@link Shard}
+ * emits {@code DEL key} (feed contract §7), so reads can produce frames.
+ *
+ * <p><b>Not thread-safe:</b> only used under the owning shard's lock.
+ */
+public final class Keyspace {
+    /** The aux value of a key without TTL. */
+    public static final long NO_EXPIRY = 0;
+
+    private final Shard shard;
+    private final Dict<Object> dict = new Dict<>();
+    private final Dict<Dict.Node<Object>> expires = new Dict<>();
+    private final SplittableRandom random = new SplittableRandom();
+
+    Keyspace(Shard shard) {
+        this.shard = shard;
+    }
+
+    /** Number of keys, including expired keys not yet reaped. */
+    public int size() {
+        return dict.size();
+    }
+
+    /** Number of keys with a TTL, including expired keys not yet reaped. */
+    public int expiresSize() {
+        return expires.size();
+    }
+
+    /** Returns the live node of {@code key}, expiring it first when its time is {@code <= now}; or null. */
+    public Dict.Node<Object> node(byte[] key, long now) {
+        Dict.Node<Object> n = dict.find(key);
+        if (n != null && n.aux() != NO_EXPIRY && n.aux() <= now) {
+            expire(n);
+            return null;
+        }
+        return n;
+    }
+
+    /** Returns the live value of {@code key} or null (lazy expiry as {@link #node}). */
+    public Object get(byte[] key, long now) {
+        Dict.Node<Object> n = node(key, now);
+        return n == null ? null : n.value();
+    }
+
+    /**
+     * Returns the live value of {@code key} when it has type {@code type}, or null when absent.
+     *
+     * @throws CommandException {@link Errors#WRONGTYPE} when the key holds another type
+     */
+    public <T> T get(byte[] key, long now, Class<T> type) {
+        Object v = get(key, now);
+        if (v == null) {
+            return null;
+        }
+        if (!type.isInstance(v)) {
+            throw new CommandException(Errors.WRONGTYPE);
+        }
+        return type.cast(v);
+    }
+
+    /** True when {@code key} is live. */
+    public boolean exists(byte[] key, long now) {
+        return node(key, now) != null;
+    }
+
+    /**
+     * Stores {@code value} under {@code key}, replacing any value. The TTL is cleared unless {@code keepTtl}
+     * (SET semantics). Returns the node.
+     */
+    public Dict.Node<Object> put(byte[] key, Object value, boolean keepTtl) {
+        Dict.Node<Object> n = dict.findOrAdd(key);
+        n.value(value);
+        if (!keepTtl && n.aux() != NO_EXPIRY) {
+            n.aux(NO_EXPIRY);
+            expires.remove(key);
+        }
+        return n;
+    }
+
+    /** Stores {@code value} under {@code key}, which the caller knows to be absent; no TTL. */
+    public Dict.Node<Object> add(byte[] key, Object value) {
+        Dict.Node<Object> n = dict.findOrAdd(key);
+        n.value(value);
+        if (n.aux() != NO_EXPIRY) {
+            n.aux(NO_EXPIRY);
+            expires.remove(key);
+        }
+        return n;
+    }
+
+    /** Removes {@code key} (live or not); returns the removed value or null. Emits nothing. */
+    public Object remove(byte[] key) {
+        Dict.Node<Object> n = dict.remove(key);
+        if (n == null) {
+            return null;
+        }
+        if (n.aux() != NO_EXPIRY) {
+            expires.remove(key);
+        }
+        return n.value();
+    }
+
+    /** Sets the absolute expiry time (ms) of an existing node; {@code when} must be positive. */
+    public void setExpiry(Dict.Node<Object> n, long when) {
+        if (n.aux() == NO_EXPIRY) {
+            expires.put(n.key(), n);
+        }
+        n.aux(when);
+    }
+
+    /** Removes the TTL of {@code n}; returns true when it had one. */
+    public boolean persist(Dict.Node<Object> n) {
+        if (n.aux() == NO_EXPIRY) {
+            return false;
+        }
+        n.aux(NO_EXPIRY);
+        expires.remove(n.key());
+        return true;
+    }
+
+    /** The absolute expiry time of {@code n} in ms, or {@link #NO_EXPIRY}. */
+    public static long expiry(Dict.Node<Object> n) {
+        return n.aux();
+    }
+
+    /** Removes every key. Emits nothing (FLUSHALL has no frame, feed contract §5). */
+    public void clear() {
+        dict.clear();
+        expires.clear();
+    }
+
+    /** Deletes an expired node and lets the shard emit {@code DEL key}. */
+    private void expire(Dict.Node<Object> n) {
+        byte[] key = n.key();
+        remove(key);
+        shard.expired(key);
+    }
+
+    /**
+     * One SCAN step over the raw table (expired keys included; callers filter with {@link #isLive}).
+     *
+     * @return the next cursor, 0 when done
+     */
+    public long scan(long cursor, Consumer<Dict.Node<Object>> action) {
+        return dict.scan(cursor, action);
+    }
+
+    /** True when {@code n} has no TTL or its TTL is after {@code now}. */
+    public static boolean isLive(Dict.Node<Object> n, long now) {
+        return n.aux() == NO_EXPIRY || n.aux() > now;
+    }
+
+    /** Calls {@code action} for every node, live or not. The action must not add or remove keys. */
+    public void forEach(Consumer<Dict.Node<Object>> action) {
+        dict.forEach(action);
+    }
+
+    /**
+     * A random live key, or null when there is none. Expired samples are reaped on the way; when every key is
+     * volatile, after 100 expired samples the last one is returned rather than looping (Redis does the same).
+     */
+    public byte[] randomKey(long now) {
+        boolean allVolatile = dict.size() == expires.size();
+        int maxTries = 100;
+        while (dict.size() > 0) {
+            Dict.Node<Object> n = dict.randomNode(random);
+            if (isLive(n, now)) {
+                return n.key();
+            }
+            if (allVolatile && --maxTries == 0) {
+                return n.key();
+            }
+            expire(n);
+        }
+        return null;
+    }
+
+    /**
+     * One active-expiry pass (Redis's activeExpireCycle): samples up to {@code sample} keys with a TTL and
+     * deletes the expired ones; repeats while more than a quarter of a sample was expired and the deadline
+     * (System.nanoTime) has not passed.
+     *
+     * @return number of keys expired
+     */
+    public int activeExpire(long now, int sample, long deadlineNanos) {
+        int expired = 0;
+        while (expires.size() > 0) {
+            int hits = 0;
+            int n = Math.min(sample, expires.size());
+            for (int i = 0; i < n; i++) {
+                Dict.Node<Dict.Node<Object>> e = expires.randomNode(random);
+                if (e == null) {
+                    break;
+                }
+                Dict.Node<Object> node = e.value();
+                if (node.aux() != NO_EXPIRY && node.aux() <= now) {
+                    expire(node);
+                    hits++;
+                }
+            }
+            expired += hits;
+            if (hits * 4 <= n || System.nanoTime() >= deadlineNanos) {
+                break;
+            }
+        }
+        return expired;
+    }
+
+    /** Moves some buckets of ongoing rehashes (called from the shard's cron). */
+    public void rehashSteps(int steps) {
+        dict.rehashSteps(steps);
+        expires.rehashSteps(steps);
+    }
+
+    /** The TYPE of a stored value. */
+    public static ValueType typeOf(Object value) {
+        if (value instanceof byte[]) {
+            return ValueType.STRING;
+        }
+        if (value instanceof io.kevy.engine.type.RedisValue rv) {
+            return rv.type();
+        }
+        throw new IllegalStateException("unknown value class " + value.getClass());
+    }
+}

@@ -1,0 +1,187 @@
+package io.kevy.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The state of one client: identity (CLIENT ID/SETNAME/SETINFO), authentication, the transaction in
+ * progress and watched keys, and whether it is blocked. One per connection (or per embedded caller).
+ *
+ * <p>The command-loop fields are confined to the thread that runs the session's commands; fields other
+ * threads read (CLIENT LIST, CLIENT KILL, WATCH invalidation) are volatile.
+ */
+public final class Session {
+    private final long id;
+    private final ClientChannel channel;
+    private final long createdAtMs;
+
+    private volatile String name = "";
+    private volatile String libName = "";
+    private volatile String libVersion = "";
+    private volatile long lastInteractionMs;
+    private volatile String lastCommand = "NULL";
+    private volatile boolean authenticated;
+    private volatile boolean blocked;
+    private volatile boolean killed;
+
+    /** Commands queued by MULTI, or null outside a transaction. */
+    private List<byte[][]> multiQueue;
+    private boolean multiError;
+    private volatile boolean dirtyCas;
+    private final List<WatchedKey> watched = new ArrayList<>(0);
+
+    /** A key watched by this session, with the shard it lives on. */
+    public record WatchedKey(int shard, Bytes key) {
+    }
+
+    public Session(long id, ClientChannel channel, long createdAtMs, boolean authenticated) {
+        this.id = id;
+        this.channel = channel;
+        this.createdAtMs = createdAtMs;
+        this.lastInteractionMs = createdAtMs;
+        this.authenticated = authenticated;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public ClientChannel channel() {
+        return channel;
+    }
+
+    public long createdAtMs() {
+        return createdAtMs;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public void name(String name) {
+        this.name = name;
+    }
+
+    public String libName() {
+        return libName;
+    }
+
+    public void libName(String libName) {
+        this.libName = libName;
+    }
+
+    public String libVersion() {
+        return libVersion;
+    }
+
+    public void libVersion(String libVersion) {
+        this.libVersion = libVersion;
+    }
+
+    public long lastInteractionMs() {
+        return lastInteractionMs;
+    }
+
+    /** Records the start of a command (CLIENT LIST's {@code idle} and {@code cmd}). */
+    public void touch(long nowMs, String command) {
+        this.lastInteractionMs = nowMs;
+        this.lastCommand = command;
+    }
+
+    public String lastCommand() {
+        return lastCommand;
+    }
+
+    public boolean authenticated() {
+        return authenticated;
+    }
+
+    public void authenticated(boolean authenticated) {
+        this.authenticated = authenticated;
+    }
+
+    public boolean blocked() {
+        return blocked;
+    }
+
+    public void blocked(boolean blocked) {
+        this.blocked = blocked;
+    }
+
+    /** True once CLIENT KILL (or a disconnect) ended the session. */
+    public boolean killed() {
+        return killed;
+    }
+
+    public void killed(boolean killed) {
+        this.killed = killed;
+    }
+
+    /** True between MULTI and EXEC/DISCARD. */
+    public boolean inMulti() {
+        return multiQueue != null;
+    }
+
+    /** Enters MULTI (the caller checked it is not already in one). */
+    public void beginMulti() {
+        multiQueue = new ArrayList<>();
+        multiError = false;
+    }
+
+    /** The queued commands; null outside MULTI. */
+    public List<byte[][]> multiQueue() {
+        return multiQueue;
+    }
+
+    /** Marks the transaction as failed at queue time (EXEC will answer EXECABORT). */
+    public void flagMultiError() {
+        if (multiQueue != null) {
+            multiError = true;
+        }
+    }
+
+    public boolean multiError() {
+        return multiError;
+    }
+
+    /** Leaves MULTI, dropping the queue. */
+    public void endMulti() {
+        multiQueue = null;
+        multiError = false;
+    }
+
+    /** True when a watched key was modified since WATCH (EXEC will abort). */
+    public boolean dirtyCas() {
+        return dirtyCas;
+    }
+
+    public void dirtyCas(boolean dirty) {
+        this.dirtyCas = dirty;
+    }
+
+    /** The keys this session watches; confined to the session's command loop. */
+    public List<WatchedKey> watched() {
+        return watched;
+    }
+
+    /** CLIENT LIST's {@code flags} field. */
+    public String flags() {
+        StringBuilder sb = new StringBuilder();
+        if (blocked) {
+            sb.append('b');
+        }
+        if (dirtyCas) {
+            sb.append('d');
+        }
+        if (multiQueue != null) {
+            sb.append('x');
+        }
+        return sb.length() == 0 ? "N" : sb.toString();
+    }
+
+    /** Number of queued commands, or -1 outside MULTI (CLIENT LIST's {@code multi}). */
+    public int multiCount() {
+        List<byte[][]> q = multiQueue;
+        return q == null ? -1 : q.size();
+    }
+}

@@ -1,0 +1,135 @@
+package io.kevy.engine;
+
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One shard: a keyspace, the lock that guards it, and the shard's stream of effect frames.
+ *
+ * <p><b>Design note.</b>
+ * <ul>
+ *   <li><i>Locking.</i> Every access to the keyspace happens with {@link #lock()} held, taken by the dispatcher
+ *       on the thread that runs the command (a Netty event loop or an embedded caller). Commands that touch
+ *       several shards take their locks in ascending index order, so there is no lock-order cycle.</li>
+ *   <li><i>Effects.</i> A command handler changes the keyspace and calls {@link #emit} for the effect in the
+ *       same critical section. {@code emit} assigns the next offset and hands the frame to every
+ *       {@link EffectListener} (feed backlog, AOF) before the lock is released, so the order of frames is the
+ *       order of changes, and a reader who sees a frame under the lock sees the state after it.</li>
+ *   <li><i>Stream position.</i> {@code (generation, nextOffset)} names the shard's stream (feed contract §5);
+ *       offsets advance with every frame whether or not the feed is enabled, so the AOF and the feed agree.</li>
+ *   <li><i>Failure.</i> A listener that throws is a bug; the exception propagates to the dispatcher, which
+ *       reports it to the client as an internal error and logs it.</li>
+ * </ul>
+ */
+public final class Shard {
+    private final int index;
+    private final Engine engine;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Keyspace keyspace;
+    private final CopyOnWriteArrayList<EffectListener> listeners = new CopyOnWriteArrayList<>();
+    private final KeySignals signals;
+
+    private long generation;
+    private long nextOffset;
+    private long dirty;
+    private long expiredKeys;
+
+    Shard(Engine engine, int index, long generation) {
+        this.engine = engine;
+        this.index = index;
+        this.generation = generation;
+        this.keyspace = new Keyspace(this);
+        this.signals = new KeySignals(this);
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    /** The lock guarding this shard's keyspace and stream. */
+    public ReentrantLock lock() {
+        return lock;
+    }
+
+    /** The keyspace; callers must hold {@link #lock()}. */
+    public Keyspace keyspace() {
+        assert lock.isHeldByCurrentThread() : "shard " + index + " not locked";
+        return keyspace;
+    }
+
+    /** WATCH and blocked-client registrations of this shard; callers must hold {@link #lock()}. */
+    public KeySignals signals() {
+        return signals;
+    }
+
+    /** The current generation (feed contract §5); callers must hold {@link #lock()}. */
+    public long generation() {
+        return generation;
+    }
+
+    /** The offset the next frame will get; callers must hold {@link #lock()}. */
+    public long nextOffset() {
+        return nextOffset;
+    }
+
+    /** Writes since the last successful save (INFO's {@code rdb_changes_since_last_save}). */
+    public long dirty() {
+        return dirty;
+    }
+
+    public void resetDirty() {
+        dirty = 0;
+    }
+
+    /** Keys removed by expiry since start (INFO's {@code expired_keys}). */
+    public long expiredKeys() {
+        return expiredKeys;
+    }
+
+    /**
+     * Starts a new stream: {@code generation} with offset {@code nextOffset}. Used by FLUSHALL/FLUSHDB and at
+     * boot (feed contract §5). Callers must hold {@link #lock()}.
+     */
+    public void resetStream(long generation, long nextOffset) {
+        assert lock.isHeldByCurrentThread();
+        this.generation = generation;
+        this.nextOffset = nextOffset;
+        for (EffectListener l : listeners) {
+            l.onStreamReset(this, generation, nextOffset);
+        }
+    }
+
+    /** Adds a listener that receives every frame emitted from now on. */
+    public void addListener(EffectListener listener) {
+        listeners.add(listener);
+    }
+
+    public void removeListener(EffectListener listener) {
+        listeners.remove(listener);
+    }
+
+    /**
+     * Records one effect frame (feed contract §7): signals WATCH and blocked clients for its keys, assigns the
+     * next offset and passes it to the listeners. Callers must hold {@link #lock()} and must have applied the
+     * change already. The frame and its arrays must not be mutated afterwards.
+     */
+    public void emit(byte[]... frame) {
+        assert lock.isHeldByCurrentThread() : "emit on unlocked shard " + index;
+        dirty++;
+        signals.touched(frame);
+        long offset = nextOffset++;
+        for (EffectListener l : listeners) {
+            l.onEffect(this, offset, frame);
+        }
+    }
+
+    /** Called by the keyspace after it deleted an expired key: emits {@code DEL key}. */
+    void expired(byte[] key) {
+        expiredKeys++;
+        emit(Verbs.DEL, key);
+    }
+}

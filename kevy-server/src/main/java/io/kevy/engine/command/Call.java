@@ -1,0 +1,169 @@
+package io.kevy.engine.command;
+
+import io.kevy.engine.Bytes;
+import io.kevy.engine.CommandException;
+import io.kevy.engine.Engine;
+import io.kevy.engine.ErrorReply;
+import io.kevy.engine.Errors;
+import io.kevy.engine.Keyspace;
+import io.kevy.engine.RedisNumbers;
+import io.kevy.engine.ReplySink;
+import io.kevy.engine.Session;
+import io.kevy.engine.Shard;
+import io.kevy.engine.struct.Dict;
+
+/**
+ * One command invocation as a handler sees it: the arguments, the reply sink, the session, the engine, and
+ * the time the command started (one snapshot per command, so every TTL check in it agrees).
+ *
+ * <p>Key access goes through the owning shard, which the dispatcher has locked; {@link #emit} routes an effect
+ * frame to the shard of its key (argument 1). Not thread-safe: used by one thread for one command.
+ */
+public final class Call {
+    private final Engine engine;
+    private final Session session;
+    private ReplySink reply;
+    private byte[][] argv;
+    private CommandSpec spec;
+    private long now;
+    private boolean failed;
+    private boolean closeRequested;
+
+    Call(Engine engine, Session session, ReplySink reply, byte[][] argv, CommandSpec spec, long now) {
+        this.engine = engine;
+        this.session = session;
+        this.reply = reply;
+        this.argv = argv;
+        this.spec = spec;
+        this.now = now;
+    }
+
+    /** Re-targets this call at another command of the same session (EXEC runs its queue this way). */
+    void reset(byte[][] argv, CommandSpec spec, long now) {
+        this.argv = argv;
+        this.spec = spec;
+        this.now = now;
+        this.failed = false;
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    public Session session() {
+        return session;
+    }
+
+    public ReplySink reply() {
+        return reply;
+    }
+
+    /** Replaces the reply sink (used by commands that buffer a nested reply). */
+    void reply(ReplySink sink) {
+        this.reply = sink;
+    }
+
+    public CommandSpec spec() {
+        return spec;
+    }
+
+    /** The command's start time, ms since the epoch. */
+    public long now() {
+        return now;
+    }
+
+    public byte[][] argv() {
+        return argv;
+    }
+
+    public int argc() {
+        return argv.length;
+    }
+
+    public byte[] arg(int i) {
+        return argv[i];
+    }
+
+    /** True when argument {@code i} equals {@code lower} ignoring ASCII case. */
+    public boolean argIs(int i, String lower) {
+        return Bytes.equalsIgnoreCase(argv[i], lower);
+    }
+
+    /** Argument {@code i} as a Redis integer, else {@link Errors#NOT_INTEGER}. */
+    public long longArg(int i) {
+        return RedisNumbers.parseLong(argv[i], Errors.NOT_INTEGER);
+    }
+
+    /** Argument {@code i} as a Redis integer, else {@code error}. */
+    public long longArg(int i, ErrorReply error) {
+        return RedisNumbers.parseLong(argv[i], error);
+    }
+
+    /** Argument {@code i} as a Redis float, else {@link Errors#NOT_FLOAT}. */
+    public double doubleArg(int i) {
+        return RedisNumbers.parseDouble(argv[i], Errors.NOT_FLOAT);
+    }
+
+    /** Shorthand for throwing {@code error} (the command fails before changing anything). */
+    public static CommandException fail(ErrorReply error) {
+        return new CommandException(error);
+    }
+
+    /** The shard of {@code key}; locked by the dispatcher for this command. */
+    public Shard shard(byte[] key) {
+        return engine.shardFor(key);
+    }
+
+    /** The keyspace of {@code key}'s shard. */
+    public Keyspace db(byte[] key) {
+        return engine.shardFor(key).keyspace();
+    }
+
+    /** The live node of {@code key} (lazy expiry), or null. */
+    public Dict.Node<Object> node(byte[] key) {
+        return db(key).node(key, now);
+    }
+
+    /** The live value of {@code key} or null, for a write (no hit/miss accounting). */
+    public Object value(byte[] key) {
+        return db(key).get(key, now);
+    }
+
+    /** The live value of {@code key} if it is a {@code type}, null when absent; WRONGTYPE otherwise. */
+    public <T> T value(byte[] key, Class<T> type) {
+        return db(key).get(key, now, type);
+    }
+
+    /** As {@link #value(byte[], Class)}, counting a keyspace hit or miss (read commands). */
+    public <T> T read(byte[] key, Class<T> type) {
+        T v = db(key).get(key, now, type);
+        engine.countLookup(v != null);
+        return v;
+    }
+
+    /**
+     * Emits an effect frame (feed contract §7) on the shard of its key, {@code frame[1]}. Every key of the
+     * frame must live on that shard. The arrays must not be mutated afterwards.
+     */
+    public void emit(byte[]... frame) {
+        engine.shardFor(frame[1]).emit(frame);
+    }
+
+    /** Marks this call as failed for INFO commandstats when a handler replies an error without throwing. */
+    public void markFailed() {
+        failed = true;
+    }
+
+    boolean failed() {
+        return failed;
+    }
+
+    /** Asks the transport to close the connection after this command's reply (QUIT). */
+    public void closeAfterReply() {
+        closeRequested = true;
+    }
+
+    boolean closeRequested() {
+        return closeRequested;
+    }
+}

@@ -1,0 +1,22 @@
+package io.kevy.engine.command;
+
+import java.util.List;
+
+/**
+ * A family of commands in one file (strings, keys, hashes, ...), which registers its entries in the
+ * {@link CommandTable}. The list of families is here so a reader finds every command from one place.
+ */
+@FunctionalInterface
+public interface CommandFamily {
+    void register(CommandTable table);
+
+    /** Every family, in the order COMMAND lists them. */
+    static List<CommandFamily> all() {
+        return List.of(
+                ConnectionCommands::register,
+                ServerCommands::register,
+                KeyCommands::register,
+                StringCommands::register,
+                HashCommands::register);
+    }
+}

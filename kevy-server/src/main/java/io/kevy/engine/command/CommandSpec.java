@@ -1,0 +1,315 @@
+package io.kevy.engine.command;
+
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One entry of the {@link CommandTable}: name, arity, flags, key positions, handler and documentation. The
+ * single source that dispatch, MULTI queueing, COMMAND, the PREFIX filter and the docs read.
+ *
+ * <p>Arity follows Redis: positive means exactly that many arguments including the name, negative means at
+ * least {@code -arity}. Key positions follow Redis's legacy key spec (first, last, step; last -1 = to the end,
+ * -2 = all but the last), or a {@link KeyFinder} for movable keys.
+ *
+ * <p>Immutable apart from its statistics counters; thread-safe.
+ */
+public final class CommandSpec {
+    /** How the dispatcher locks shards around the handler. */
+    public enum LockScope {
+        /** The shards of the command's keys, ascending. */
+        KEYS,
+        /** Every shard. */
+        ALL,
+        /** None; the handler locks what it needs. */
+        NONE
+    }
+
+    private final String name;
+    private final int arity;
+    private final Set<CommandFlag> flags;
+    private final int firstKey;
+    private final int lastKey;
+    private final int step;
+    private final KeyFinder keyFinder;
+    private final CommandHandler handler;
+    private final String group;
+    private final String summary;
+    private final String since;
+    private final String container;
+    private final Map<String, CommandSpec> subcommands;
+    private final LongAdder calls = new LongAdder();
+    private final LongAdder micros = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
+    private final LongAdder failed = new LongAdder();
+
+    private CommandSpec(Builder b, String container) {
+        this.name = container == null ? b.name : container + "|" + b.name;
+        this.arity = b.arity;
+        this.flags = Collections.unmodifiableSet(b.flags);
+        this.firstKey = b.firstKey;
+        this.lastKey = b.lastKey;
+        this.step = b.step;
+        this.keyFinder = b.keyFinder;
+        this.handler = b.handler;
+        this.group = b.group;
+        this.summary = b.summary;
+        this.since = b.since;
+        this.container = container;
+        Map<String, CommandSpec> subs = new LinkedHashMap<>();
+        for (Builder sb : b.subcommands) {
+            if (sb.group == null) {
+                sb.group = b.group;
+            }
+            subs.put(sb.name, new CommandSpec(sb, b.name));
+        }
+        this.subcommands = Collections.unmodifiableMap(subs);
+        if (handler == null && subcommands.isEmpty()) {
+            throw new IllegalArgumentException("command " + name + " has no handler");
+        }
+        if (summary == null || summary.isBlank()) {
+            throw new IllegalArgumentException("command " + name + " has no summary");
+        }
+        if (flags.contains(CommandFlag.WRITE) == flags.contains(CommandFlag.READONLY) && firstKey > 0) {
+            throw new IllegalArgumentException("command " + name + " with keys must be exactly one of write/readonly");
+        }
+    }
+
+    /** Starts a command named {@code name} (lower case) with {@code arity}. */
+    public static Builder command(String name, int arity) {
+        return new Builder(name.toLowerCase(Locale.ROOT), arity);
+    }
+
+    /** Full name: {@code "get"}, or {@code "client|setname"} for a subcommand. */
+    public String name() {
+        return name;
+    }
+
+    public int arity() {
+        return arity;
+    }
+
+    public Set<CommandFlag> flags() {
+        return flags;
+    }
+
+    public boolean has(CommandFlag f) {
+        return flags.contains(f);
+    }
+
+    public boolean isWrite() {
+        return flags.contains(CommandFlag.WRITE);
+    }
+
+    public int firstKey() {
+        return firstKey;
+    }
+
+    public int lastKey() {
+        return lastKey;
+    }
+
+    public int step() {
+        return step;
+    }
+
+    /** The finder for movable keys, or null when the first/last/step range says it all. */
+    public KeyFinder keyFinder() {
+        return keyFinder;
+    }
+
+    /** The handler, or null for a container (CLIENT, CONFIG, ...) whose subcommands have handlers. */
+    public CommandHandler handler() {
+        return handler;
+    }
+
+    public String group() {
+        return group;
+    }
+
+    public String summary() {
+        return summary;
+    }
+
+    public String since() {
+        return since;
+    }
+
+    /** The container's name for a subcommand, else null. */
+    public String container() {
+        return container;
+    }
+
+    public Map<String, CommandSpec> subcommands() {
+        return subcommands;
+    }
+
+    public boolean isContainer() {
+        return !subcommands.isEmpty();
+    }
+
+    /** True when {@code argc} arguments (name included) satisfy the arity. */
+    public boolean arityOk(int argc) {
+        return arity >= 0 ? argc == arity : argc >= -arity;
+    }
+
+    public LockScope lockScope() {
+        if (flags.contains(CommandFlag.ALL_SHARDS)) {
+            return LockScope.ALL;
+        }
+        if (flags.contains(CommandFlag.NO_LOCK) || (firstKey == 0 && keyFinder == null)) {
+            return LockScope.NONE;
+        }
+        return LockScope.KEYS;
+    }
+
+    /**
+     * The argument indexes of the keys in {@code argv}; empty when none; null when they cannot be determined
+     * (malformed movable keys).
+     */
+    public int[] keyPositions(byte[][] argv) {
+        if (keyFinder != null) {
+            return keyFinder.keyPositions(argv);
+        }
+        if (firstKey == 0) {
+            return new int[0];
+        }
+        int last = lastKey >= 0 ? lastKey : argv.length + lastKey;
+        if (last >= argv.length) {
+            last = argv.length - 1;
+        }
+        if (last < firstKey) {
+            return new int[0];
+        }
+        int n = (last - firstKey) / step + 1;
+        int[] pos = new int[n];
+        for (int i = 0; i < n; i++) {
+            pos[i] = firstKey + i * step;
+        }
+        return pos;
+    }
+
+    /** Records one execution for INFO commandstats. */
+    public void recordCall(long micros, boolean failedCall) {
+        calls.increment();
+        this.micros.add(micros);
+        if (failedCall) {
+            failed.increment();
+        }
+    }
+
+    /** Records a call rejected before execution (arity, auth, ...). */
+    public void recordRejected() {
+        rejected.increment();
+    }
+
+    public long calls() {
+        return calls.sum();
+    }
+
+    public long micros() {
+        return micros.sum();
+    }
+
+    public long rejectedCalls() {
+        return rejected.sum();
+    }
+
+    public long failedCalls() {
+        return failed.sum();
+    }
+
+    /** Clears the statistics (CONFIG RESETSTAT). */
+    public void resetStats() {
+        calls.reset();
+        micros.reset();
+        rejected.reset();
+        failed.reset();
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    /** Builds a {@link CommandSpec}; every setting defaults to "none". */
+    public static final class Builder {
+        private final String name;
+        private final int arity;
+        private final EnumSet<CommandFlag> flags = EnumSet.noneOf(CommandFlag.class);
+        private int firstKey;
+        private int lastKey;
+        private int step;
+        private KeyFinder keyFinder;
+        private CommandHandler handler;
+        private String group;
+        private String summary;
+        private String since = "1.0.0";
+        private final java.util.List<Builder> subcommands = new java.util.ArrayList<>();
+
+        private Builder(String name, int arity) {
+            this.name = name;
+            this.arity = arity;
+        }
+
+        public Builder flags(CommandFlag... fs) {
+            flags.addAll(java.util.List.of(fs));
+            return this;
+        }
+
+        /** Keys at {@code first..last} every {@code step} (last -1 = to the end). */
+        public Builder keys(int first, int last, int step) {
+            this.firstKey = first;
+            this.lastKey = last;
+            this.step = step;
+            return this;
+        }
+
+        /** Movable keys: {@code finder} locates them; {@code first/last/step} is what COMMAND reports. */
+        public Builder keys(int first, int last, int step, KeyFinder finder) {
+            keys(first, last, step);
+            this.keyFinder = finder;
+            this.flags.add(CommandFlag.MOVABLEKEYS);
+            return this;
+        }
+
+        public Builder handler(CommandHandler handler) {
+            this.handler = handler;
+            return this;
+        }
+
+        /** Redis's command group: {@code string}, {@code generic}, {@code hash}, {@code server}, ... */
+        public Builder group(String group) {
+            this.group = group;
+            return this;
+        }
+
+        /** One line of documentation (COMMAND DOCS, docs/commands.md). */
+        public Builder summary(String summary) {
+            this.summary = summary;
+            return this;
+        }
+
+        public Builder since(String since) {
+            this.since = since;
+            return this;
+        }
+
+        /** Adds a subcommand (its name without the container prefix). */
+        public Builder subcommand(Builder sub) {
+            subcommands.add(sub);
+            return this;
+        }
+
+        public CommandSpec build() {
+            if (group == null) {
+                throw new IllegalArgumentException("command " + name + " has no group");
+            }
+            return new CommandSpec(this, null);
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package io.kevy.engine.command;
+
+import static io.kevy.engine.command.CommandFlag.ALLOW_BUSY;
+import static io.kevy.engine.command.CommandFlag.FAST;
+import static io.kevy.engine.command.CommandFlag.LOADING;
+import static io.kevy.engine.command.CommandFlag.NOSCRIPT;
+import static io.kevy.engine.command.CommandFlag.NO_AUTH;
+import static io.kevy.engine.command.CommandFlag.STALE;
+import static io.kevy.engine.command.CommandSpec.command;
+
+import io.kevy.engine.Bytes;
+import io.kevy.engine.ErrorReply;
+import io.kevy.engine.Errors;
+import io.kevy.engine.RedisNumbers;
+import io.kevy.engine.ReplySink;
+import io.kevy.engine.Session;
+import java.security.MessageDigest;
+
+/**
+ * Connection commands: PING, ECHO, QUIT, HELLO, AUTH, SELECT. (CLIENT lives in {@link ClientCommands}.)
+ *
+ * <p>kevy speaks RESP2 only: {@code HELLO 3} answers {@code -NOPROTO} so clients such as lettuce fall back to
+ * RESP2, as they do with Redis 5.
+ */
+final class ConnectionCommands {
+    static final ErrorReply NOPROTO = ErrorReply.of("NOPROTO unsupported protocol version");
+    static final ErrorReply AUTH_NOT_CONFIGURED = ErrorReply.err("AUTH <password> called without any password "
+            + "configured for the default user. Are you sure your configuration is correct?");
+    private static final ErrorReply PROTOVER_NOT_INTEGER =
+            ErrorReply.err("Protocol version is not an integer or out of range");
+
+    private ConnectionCommands() {
+    }
+
+    static void register(CommandTable t) {
+        t.add(command("ping", -1).flags(FAST).group("connection").since("1.0.0")
+                .summary("Returns the server's liveliness response.").handler(ConnectionCommands::ping));
+        t.add(command("echo", 2).flags(FAST).group("connection").since("1.0.0")
+                .summary("Returns the given string.").handler(c -> c.reply().bulk(c.arg(1))));
+        t.add(command("quit", -1).flags(ALLOW_BUSY, NOSCRIPT, LOADING, STALE, FAST, NO_AUTH).group("connection")
+                .since("1.0.0").summary("Closes the connection.").handler(c -> {
+                    c.reply().ok();
+                    c.closeAfterReply();
+                }));
+        t.add(command("hello", -1).flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).group("connection")
+                .since("6.0.0").summary("Handshakes with the server (RESP2 only: HELLO 3 answers NOPROTO).")
+                .handler(ConnectionCommands::hello));
+        t.add(command("auth", -2).flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).group("connection")
+                .since("1.0.0").summary("Authenticates the connection.").handler(ConnectionCommands::auth));
+        t.add(command("select", 2).flags(LOADING, STALE, FAST).group("connection").since("1.0.0")
+                .summary("Changes the selected database (kevy has database 0 only).")
+                .handler(ConnectionCommands::select));
+    }
+
+    private static void ping(Call c) {
+        if (c.argc() > 2) {
+            throw Call.fail(Errors.wrongArity("ping"));
+        }
+        if (c.argc() == 2) {
+            c.reply().bulk(c.arg(1));
+        } else {
+            c.reply().simple("PONG");
+        }
+    }
+
+    private static void select(Call c) {
+        long db = c.longArg(1);
+        if (db != 0) {
+            throw Call.fail(Errors.DB_INDEX_OUT_OF_RANGE);
+        }
+        c.reply().ok();
+    }
+
+    private static void auth(Call c) {
+        if (c.argc() > 3) {
+            throw Call.fail(Errors.SYNTAX);
+        }
+        byte[] user = c.argc() == 3 ? c.arg(1) : null;
+        byte[] pass = c.arg(c.argc() - 1);
+        String required = c.engine().requirePass();
+        if (required == null && user == null) {
+            throw Call.fail(AUTH_NOT_CONFIGURED);
+        }
+        if (!checkCredentials(required, user, pass)) {
+            throw Call.fail(Errors.WRONGPASS);
+        }
+        c.session().authenticated(true);
+        c.reply().ok();
+    }
+
+    /** True when {@code user} (null = default) and {@code pass} match; constant-time on the password. */
+    static boolean checkCredentials(String required, byte[] user, byte[] pass) {
+        if (user != null && !Bytes.equalsIgnoreCase(user, "default")) {
+            return false;
+        }
+        if (required == null) {
+            return true; // the default user has nopass
+        }
+        return MessageDigest.isEqual(Bytes.utf8(required), pass);
+    }
+
+    private static void hello(Call c) {
+        int i = 1;
+        if (c.argc() >= 2) {
+            long ver = RedisNumbers.parseLongOr(c.arg(1), -1);
+            if (ver < 0 && !RedisNumbers.isLong(c.arg(1))) {
+                throw Call.fail(PROTOVER_NOT_INTEGER);
+            }
+            if (ver != 2) {
+                throw Call.fail(NOPROTO);
+            }
+            i = 2;
+        }
+        byte[] user = null;
+        byte[] pass = null;
+        String name = null;
+        for (; i < c.argc(); i++) {
+            boolean more = i + 1 < c.argc();
+            if (c.argIs(i, "auth") && i + 2 < c.argc()) {
+                user = c.arg(i + 1);
+                pass = c.arg(i + 2);
+                i += 2;
+            } else if (c.argIs(i, "setname") && more) {
+                name = Bytes.str(c.arg(i + 1));
+                if (!ClientCommands.validName(name)) {
+                    throw Call.fail(ClientCommands.BAD_NAME);
+                }
+                i++;
+            } else {
+                throw Call.fail(ErrorReply.err("Syntax error in HELLO option '" + Bytes.str(c.arg(i)) + "'"));
+            }
+        }
+        Session s = c.session();
+        if (pass != null) {
+            if (!checkCredentials(c.engine().requirePass(), user, pass)) {
+                throw Call.fail(Errors.WRONGPASS);
+            }
+            s.authenticated(true);
+        }
+        if (!s.authenticated() && c.engine().requirePass() != null) {
+            throw Call.fail(ErrorReply.of("NOAUTH HELLO must be called with the client already authenticated, "
+                    + "otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client "
+                    + "and select the RESP protocol version at the same time"));
+        }
+        if (name != null) {
+            s.name(name);
+        }
+        ReplySink r = c.reply();
+        r.array(14);
+        r.bulk("server");
+        r.bulk("redis");
+        r.bulk("version");
+        r.bulk(io.kevy.engine.ServerInfo.REDIS_VERSION);
+        r.bulk("proto");
+        r.integer(2);
+        r.bulk("id");
+        r.integer(s.id());
+        r.bulk("mode");
+        r.bulk("standalone");
+        r.bulk("role");
+        r.bulk("master");
+        r.bulk("modules");
+        r.array(0);
+    }
+}

@@ -1,0 +1,181 @@
+package io.kevy.engine.command;
+
+import io.kevy.engine.Bytes;
+import io.kevy.engine.CommandException;
+import io.kevy.engine.Engine;
+import io.kevy.engine.ErrorReply;
+import io.kevy.engine.Errors;
+import io.kevy.engine.ReplySink;
+import io.kevy.engine.Session;
+import io.kevy.engine.Shard;
+import java.util.Arrays;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs commands: looks the verb up in the {@link CommandTable}, checks existence, arity and authentication in
+ * Redis's order, queues inside MULTI, locks the shards of the command's keys in ascending order, runs the
+ * handler and records statistics.
+ *
+ * <p>Thread-safe; called concurrently from every event loop (and embedded callers). A session's commands must
+ * be dispatched one at a time, in order.
+ */
+public final class Dispatcher {
+    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+
+    /** Commands that act on the transaction itself and are never queued by MULTI (as in Redis 7.0). */
+    private static final Set<String> NOT_QUEUED = Set.of("exec", "discard", "multi", "watch", "quit", "reset");
+
+    /** What the transport does after a dispatch. */
+    public enum Outcome {
+        /** The reply is written; go on with the next command. */
+        DONE,
+        /** The command parked a waiter; the reply comes later through the session's channel. */
+        BLOCKED,
+        /** Write the reply, then close the connection (QUIT). */
+        CLOSE
+    }
+
+    private final Engine engine;
+
+    public Dispatcher(Engine engine) {
+        this.engine = engine;
+    }
+
+    /**
+     * Runs {@code argv} (verb first) for {@code session}, writing exactly one reply to {@code out} unless the
+     * outcome is {@link Outcome#BLOCKED}.
+     */
+    public Outcome dispatch(Session session, byte[][] argv, ReplySink out) {
+        if (argv.length == 0) {
+            return Outcome.DONE;
+        }
+        CommandSpec spec = engine.commands().lookup(argv[0]);
+        if (spec == null) {
+            reject(session, out, Errors.unknownCommand(argv));
+            return Outcome.DONE;
+        }
+        if (spec.isContainer() && argv.length >= 2) {
+            CommandSpec sub = spec.subcommands().get(Bytes.lowerAscii(argv[1]));
+            if (sub == null) {
+                reject(session, out, Errors.unknownSubcommand(argv[1], spec.name()));
+                return Outcome.DONE;
+            }
+            spec = sub;
+        }
+        if (!spec.arityOk(argv.length) || spec.isContainer()) {
+            spec.recordRejected();
+            reject(session, out, Errors.wrongArity(spec.name()));
+            return Outcome.DONE;
+        }
+        if (!session.authenticated() && engine.requirePass() != null && !spec.has(CommandFlag.NO_AUTH)) {
+            spec.recordRejected();
+            reject(session, out, Errors.NOAUTH);
+            return Outcome.DONE;
+        }
+        if (session.inMulti() && !NOT_QUEUED.contains(spec.name())) {
+            session.multiQueue().add(argv);
+            out.simple("QUEUED");
+            return Outcome.DONE;
+        }
+        return execute(session, spec, argv, out);
+    }
+
+    private static void reject(Session session, ReplySink out, ErrorReply error) {
+        session.flagMultiError();
+        out.error(error);
+    }
+
+    /** Runs a validated command: locks its shards, runs the handler, unlocks. */
+    private Outcome execute(Session session, CommandSpec spec, byte[][] argv, ReplySink out) {
+        long now = engine.clock().millis();
+        session.touch(now, spec.name());
+        Call call = new Call(engine, session, out, argv, spec, now);
+        long t0 = System.nanoTime();
+        boolean failed;
+        switch (spec.lockScope()) {
+            case NONE -> failed = runHandler(call, spec);
+            case ALL -> failed = runAllLocked(call, spec);
+            default -> {
+                int[] pos = spec.keyPositions(argv);
+                if (pos == null) {
+                    failed = runAllLocked(call, spec);
+                } else if (pos.length == 1 || engine.shardCount() == 1) {
+                    Shard shard = pos.length == 0 ? engine.shard(0) : engine.shardFor(argv[pos[0]]);
+                    shard.lock().lock();
+                    try {
+                        failed = runHandler(call, spec);
+                    } finally {
+                        shard.lock().unlock();
+                    }
+                } else {
+                    failed = runMultiLocked(call, spec, shardsOf(argv, pos));
+                }
+            }
+        }
+        spec.recordCall((System.nanoTime() - t0) / 1000, failed || call.failed());
+        if (call.closeRequested()) {
+            return Outcome.CLOSE;
+        }
+        return Outcome.DONE;
+    }
+
+    private boolean runAllLocked(Call call, CommandSpec spec) {
+        engine.lockAll();
+        try {
+            return runHandler(call, spec);
+        } finally {
+            engine.unlockAll();
+        }
+    }
+
+    private boolean runMultiLocked(Call call, CommandSpec spec, int[] shards) {
+        int locked = 0;
+        try {
+            for (int s : shards) {
+                engine.shard(s).lock().lock();
+                locked++;
+            }
+            return runHandler(call, spec);
+        } finally {
+            for (int i = locked - 1; i >= 0; i--) {
+                engine.shard(shards[i]).lock().unlock();
+            }
+        }
+    }
+
+    /** Distinct shard indexes of the keys at {@code pos}, ascending. */
+    private int[] shardsOf(byte[][] argv, int[] pos) {
+        int[] idx = new int[pos.length];
+        for (int i = 0; i < pos.length; i++) {
+            idx[i] = engine.shardIndex(argv[pos[i]]);
+        }
+        Arrays.sort(idx);
+        int n = 0;
+        for (int i = 0; i < idx.length; i++) {
+            if (i == 0 || idx[i] != idx[i - 1]) {
+                idx[n++] = idx[i];
+            }
+        }
+        return n == idx.length ? idx : Arrays.copyOf(idx, n);
+    }
+
+    /**
+     * Runs the handler with the locks already held. Returns true when the command failed. Command errors are
+     * replies; anything else is a bug, logged and answered with an error so the connection stays usable.
+     */
+    static boolean runHandler(Call call, CommandSpec spec) {
+        try {
+            spec.handler().execute(call);
+            return false;
+        } catch (CommandException e) {
+            call.reply().error(e.reply());
+            return true;
+        } catch (RuntimeException | StackOverflowError e) {
+            log.error("command {} failed", spec.name(), e);
+            call.reply().error(ErrorReply.err("internal error in '" + spec.name() + "': " + e));
+            return true;
+        }
+    }
+}

@@ -1,0 +1,244 @@
+package io.kevy.server;
+
+import io.kevy.engine.ClientChannel;
+import io.kevy.engine.Engine;
+import io.kevy.engine.ErrorReply;
+import io.kevy.engine.ReplySink;
+import io.kevy.engine.Session;
+import io.kevy.engine.command.Dispatcher;
+import io.kevy.server.resp.ProtocolException;
+import io.kevy.server.resp.RespParser;
+import io.kevy.server.resp.RespWriter;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection: parses commands from the cumulated input and runs each one on the event loop as
+ * soon as it is complete (the execution model of the architecture page), then flushes all replies of a read
+ * batch in one write.
+ *
+ * <p>Command processing pauses, with socket reads off, while the session is blocked (BLPOP, FEED.READ BLOCK)
+ * or while the socket is not writable (backpressure: a client that does not read its replies stops being
+ * read), and resumes on the event loop when the reply arrives or the socket drains. Commands are therefore
+ * always processed one at a time and in order.
+ *
+ * <p>Not shareable: one instance per channel. The {@link ClientChannel} methods are thread-safe.
+ */
+final class ClientHandler extends ByteToMessageDecoder implements ClientChannel {
+    private static final Logger log = LoggerFactory.getLogger(ClientHandler.class);
+
+    private final KevyServer server;
+    private final Engine engine;
+    private final Dispatcher dispatcher;
+    private final RespParser parser;
+    private RespWriter writer;
+    private ChannelHandlerContext ctx;
+    private Session session;
+    private boolean blocked;
+    private boolean backpressure;
+    private boolean closing;
+
+    ClientHandler(KevyServer server) {
+        this.server = server;
+        this.engine = server.engine();
+        this.dispatcher = engine.dispatcher();
+        this.parser = new RespParser(server.protocolLimits());
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.writer = new RespWriter(ctx.alloc());
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        if (!server.admit()) {
+            closing = true;
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(MAX_CLIENTS.resp())).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        session = engine.sessions().open(this, engine.clock().millis(), engine.requirePass() == null);
+        super.channelActive(ctx);
+    }
+
+    private static final ErrorReply MAX_CLIENTS = ErrorReply.err("max number of clients reached");
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        while (!blocked && !closing && session != null) {
+            byte[][] argv;
+            try {
+                argv = parser.parse(in, session.authenticated() || engine.requirePass() == null);
+            } catch (ProtocolException e) {
+                in.skipBytes(in.readableBytes());
+                writer.error(ErrorReply.of(e.replyText()));
+                closeAfterFlush();
+                return;
+            }
+            if (argv == null) {
+                return;
+            }
+            server.countCommand(argv);
+            Dispatcher.Outcome outcome = dispatcher.dispatch(session, argv, writer);
+            if (outcome == Dispatcher.Outcome.CLOSE) {
+                in.skipBytes(in.readableBytes());
+                closeAfterFlush();
+                return;
+            }
+            if (outcome == Dispatcher.Outcome.BLOCKED) {
+                blocked = true;
+                session.blocked(true);
+                flush();
+                ctx.channel().config().setAutoRead(false);
+                return;
+            }
+            if (writer.pending() >= server.flushThreshold()) {
+                flush();
+                if (backpressure) {
+                    return;
+                }
+            }
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        flush();
+        super.channelReadComplete(ctx);
+    }
+
+    /** Writes and flushes pending replies; turns reads off when the socket cannot take more. */
+    private void flush() {
+        ByteBuf b = writer.take();
+        if (b != null) {
+            server.countOutput(b.readableBytes());
+            ctx.writeAndFlush(b, ctx.voidPromise());
+        }
+        if (!ctx.channel().isWritable() && !backpressure && !closing) {
+            long pending = ctx.channel().unsafe().outboundBuffer() == null ? 0
+                    : ctx.channel().unsafe().outboundBuffer().totalPendingWriteBytes();
+            long limit = server.outputBufferHardLimit();
+            if (limit > 0 && pending > limit) {
+                log.warn("closing client {}: output buffer {} bytes over the hard limit {}", session == null ? "?"
+                        : session.id(), pending, limit);
+                closing = true;
+                ctx.close();
+                return;
+            }
+            backpressure = true;
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    private void closeAfterFlush() {
+        closing = true;
+        ByteBuf b = writer.take();
+        ByteBuf out = b == null ? Unpooled.EMPTY_BUFFER : b;
+        ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (ctx.channel().isWritable() && backpressure) {
+            backpressure = false;
+            resume();
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    /** Continues with commands already buffered, then reads the socket again. On the event loop. */
+    private void resume() {
+        if (closing || blocked || backpressure) {
+            return;
+        }
+        ctx.channel().config().setAutoRead(true);
+        try {
+            channelRead(ctx, Unpooled.EMPTY_BUFFER);
+            flush();
+        } catch (Exception e) {
+            exceptionCaught(ctx, e);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        closing = true;
+        writer.discard();
+        if (session != null) {
+            session.killed(true);
+            server.sessionClosed(session);
+            session = null;
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (!(cause instanceof java.io.IOException)) {
+            log.warn("connection {} failed", ctx.channel().remoteAddress(), cause);
+        }
+        ctx.close();
+    }
+
+    /* ---- ClientChannel: called from other threads ---- */
+
+    @Override
+    public ReplySink newAsyncReply() {
+        return new RespWriter(ctx.alloc());
+    }
+
+    @Override
+    public void sendAsync(ReplySink reply) {
+        RespWriter w = (RespWriter) reply;
+        ctx.executor().execute(() -> {
+            ByteBuf b = w.take();
+            if (closing || session == null) {
+                if (b != null) {
+                    b.release();
+                }
+                return;
+            }
+            if (b != null) {
+                server.countOutput(b.readableBytes());
+                ctx.writeAndFlush(b, ctx.voidPromise());
+            }
+            blocked = false;
+            session.blocked(false);
+            resume();
+        });
+    }
+
+    @Override
+    public void close() {
+        ctx.executor().execute(() -> {
+            closing = true;
+            ctx.close();
+        });
+    }
+
+    @Override
+    public String remoteAddress() {
+        return format(ctx.channel().remoteAddress());
+    }
+
+    @Override
+    public String localAddress() {
+        return format(ctx.channel().localAddress());
+    }
+
+    private static String format(SocketAddress a) {
+        if (a instanceof InetSocketAddress i) {
+            return i.getAddress().getHostAddress() + ":" + i.getPort();
+        }
+        return a == null ? "" : a.toString();
+    }
+}

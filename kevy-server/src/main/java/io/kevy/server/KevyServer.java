@@ -1,0 +1,274 @@
+package io.kevy.server;
+
+import io.kevy.engine.Engine;
+import io.kevy.engine.EngineConfig;
+import io.kevy.engine.Host;
+import io.kevy.engine.RedisMemory;
+import io.kevy.engine.RuntimeConfig;
+import io.kevy.engine.Session;
+import io.kevy.server.config.ServerConfig;
+import io.kevy.server.config.ServerOptions;
+import io.kevy.server.config.Sizes;
+import io.kevy.server.resp.ProtocolLimits;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.ServerSocketChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The RESP2 network server: Netty (epoll when available, NIO otherwise) in front of an {@link Engine}.
+ * {@link #start} binds and returns; {@link #close} stops accepting, closes clients and the engine.
+ *
+ * <p>Thread-safe. Typical use in tests: {@code KevyServer.start(ServerConfig.defaults().with(PORT, 0))} and
+ * {@link #port()} for the bound port.
+ */
+public final class KevyServer implements AutoCloseable, Host {
+    private static final Logger log = LoggerFactory.getLogger(KevyServer.class);
+    private static final int FLUSH_THRESHOLD = 64 * 1024;
+
+    private final ServerConfig config;
+    private final Engine engine;
+    private final ProtocolLimits protocolLimits = new ProtocolLimits();
+    private final ChannelGroup clients = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final AtomicInteger connections = new AtomicInteger();
+    private final LongAdder connectionsReceived = new LongAdder();
+    private final LongAdder rejectedConnections = new LongAdder();
+    private final LongAdder commandsProcessed = new LongAdder();
+    private final LongAdder outputBytes = new LongAdder();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private volatile int maxClients;
+    private volatile long outputBufferHardLimit;
+    private EventLoopGroup group;
+    private Channel serverChannel;
+
+    private KevyServer(ServerConfig config) {
+        this.config = config;
+        this.engine = new Engine(EngineConfig.defaults()
+                .withShards(config.get(ServerOptions.SHARDS))
+                .withHz(config.get(ServerOptions.HZ)));
+        engine.host(this);
+        engine.requirePass(config.get(ServerOptions.REQUIREPASS));
+        this.maxClients = config.get(ServerOptions.MAXCLIENTS);
+        this.outputBufferHardLimit = config.get(ServerOptions.CLIENT_OUTPUT_BUFFER_LIMIT);
+        protocolLimits.maxBulkLen(config.get(ServerOptions.PROTO_MAX_BULK_LEN));
+        protocolLimits.maxMultibulkLen(config.get(ServerOptions.PROTO_MAX_MULTIBULK_LEN));
+        registerConfig(engine.runtimeConfig());
+    }
+
+    /**
+     * Builds the engine and binds the listening socket.
+     *
+     * @throws InterruptedException when interrupted while binding
+     * @throws io.netty.channel.ChannelException (or another runtime exception) when the address is in use
+     */
+    public static KevyServer start(ServerConfig config) throws InterruptedException {
+        KevyServer s = new KevyServer(config);
+        try {
+            s.bind();
+        } catch (RuntimeException | InterruptedException e) {
+            s.close();
+            throw e;
+        }
+        return s;
+    }
+
+    private void bind() throws InterruptedException {
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerSocketChannel> channelClass = epoll ? EpollServerSocketChannel.class
+                : NioServerSocketChannel.class;
+        group = new MultiThreadIoEventLoopGroup(config.get(ServerOptions.IO_THREADS), factory);
+        ServerBootstrap b = new ServerBootstrap()
+                .group(group)
+                .channel(channelClass)
+                .option(ChannelOption.SO_BACKLOG, 511)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        connectionsReceived.increment();
+                        clients.add(ch);
+                        ch.pipeline().addLast("client", new ClientHandler(KevyServer.this));
+                    }
+                });
+        serverChannel = b.bind(config.get(ServerOptions.BIND), config.get(ServerOptions.PORT)).sync().channel();
+        engine.startCron();
+        log.debug("transport: {}", epoll ? "epoll" : "nio");
+    }
+
+    private void registerConfig(RuntimeConfig rc) {
+        rc.readOnly("port", () -> Integer.toString(port()));
+        rc.readOnly("bind", () -> config.get(ServerOptions.BIND));
+        rc.readOnly("dir", () -> config.get(ServerOptions.DIR));
+        rc.mutable("maxclients", () -> Integer.toString(maxClients), v -> {
+            try {
+                int n = Integer.parseInt(v);
+                if (n < 1) {
+                    return "argument must be between 1 and 2147483647 inclusive";
+                }
+                maxClients = n;
+                return null;
+            } catch (NumberFormatException e) {
+                return "argument couldn't be parsed into an integer";
+            }
+        });
+        rc.mutable("proto-max-bulk-len", () -> Long.toString(protocolLimits.maxBulkLen()), v -> {
+            try {
+                long n = RedisMemory.parse(v);
+                if (n < 1024 * 1024) {
+                    return "argument must be a memory value of at least 1mb";
+                }
+                protocolLimits.maxBulkLen(n);
+                return null;
+            } catch (IllegalArgumentException e) {
+                return "argument must be a memory value";
+            }
+        });
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    /** The bound TCP port (useful with port 0). */
+    public int port() {
+        Channel ch = serverChannel;
+        return ch == null ? config.get(ServerOptions.PORT) : ((InetSocketAddress) ch.localAddress()).getPort();
+    }
+
+    ProtocolLimits protocolLimits() {
+        return protocolLimits;
+    }
+
+    int flushThreshold() {
+        return FLUSH_THRESHOLD;
+    }
+
+    long outputBufferHardLimit() {
+        return outputBufferHardLimit;
+    }
+
+    /** Counts a new connection; false (and not counted) when maxclients is reached. */
+    boolean admit() {
+        if (connections.incrementAndGet() > maxClients) {
+            connections.decrementAndGet();
+            rejectedConnections.increment();
+            return false;
+        }
+        return true;
+    }
+
+    void sessionClosed(Session session) {
+        connections.decrementAndGet();
+        engine.sessions().close(session);
+    }
+
+    void countCommand(byte[][] argv) {
+        commandsProcessed.increment();
+    }
+
+    void countOutput(int bytes) {
+        outputBytes.add(bytes);
+    }
+
+    /** A one-line description for the start log: address, shards, dir, persistence and feed state. */
+    public String describe() {
+        String persistence = config.get(ServerOptions.AOF)
+                ? "aof(appendfsync " + config.get(ServerOptions.APPENDFSYNC) + ")" : "no aof";
+        String feed = config.get(ServerOptions.FEED_ENABLED)
+                ? "on (" + Sizes.format(config.get(ServerOptions.FEED_BUFFER_SIZE)) + " per shard)" : "off";
+        return "listening on " + config.get(ServerOptions.BIND) + ":" + port()
+                + ", shards=" + engine.shardCount()
+                + ", dir=" + config.get(ServerOptions.DIR)
+                + ", persistence=" + persistence
+                + ", feed=" + feed
+                + (engine.requirePass() != null ? ", requirepass=set" : "");
+    }
+
+    @Override
+    public void appendInfo(String section, StringBuilder out) {
+        switch (section) {
+            case "server" -> {
+                out.append("tcp_port:").append(port()).append("\r\n");
+                out.append("io_threads_active:").append(config.get(ServerOptions.IO_THREADS)).append("\r\n");
+                out.append("config_file:").append(config.configFile()).append("\r\n");
+            }
+            case "clients" -> {
+                out.append("connected_clients:").append(connections.get()).append("\r\n");
+                out.append("maxclients:").append(maxClients).append("\r\n");
+            }
+            case "stats" -> {
+                out.append("total_connections_received:").append(connectionsReceived.sum()).append("\r\n");
+                out.append("total_commands_processed:").append(commandsProcessed.sum()).append("\r\n");
+                out.append("total_net_output_bytes:").append(outputBytes.sum()).append("\r\n");
+                out.append("rejected_connections:").append(rejectedConnections.sum()).append("\r\n");
+            }
+            default -> {
+            }
+        }
+    }
+
+    @Override
+    public String shutdown(Boolean save) {
+        Thread t = new Thread(this::close, "kevy-shutdown");
+        t.setDaemon(false);
+        t.start();
+        return null;
+    }
+
+    /** Blocks until {@link #close} has finished. */
+    public void awaitTermination() throws InterruptedException {
+        terminated.await();
+    }
+
+    /** Stops accepting, closes every client, stops the event loops and the engine. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            if (serverChannel != null) {
+                serverChannel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+            }
+            clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+            if (group != null) {
+                group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+            }
+            engine.close();
+            log.info("kevy-server stopped");
+        } finally {
+            terminated.countDown();
+        }
+    }
+}

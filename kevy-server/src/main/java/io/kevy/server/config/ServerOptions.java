@@ -1,0 +1,106 @@
+package io.kevy.server.config;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Every kevy-server setting: the table that the TOML loader, the environment, the command line, the start
+ * line and {@code docs/operations.md} all read. Precedence: flags, then environment, then TOML, then
+ * defaults.
+ */
+public final class ServerOptions {
+    private static final int CPUS = Runtime.getRuntime().availableProcessors();
+
+    public static final ServerOption<String> BIND = ServerOption.string("bind", "KEVY_BIND", "127.0.0.1",
+            "Address to listen on. Loopback by default; set 0.0.0.0 (with requirepass) to accept remote clients.",
+            s -> {
+                if (s.isBlank()) {
+                    throw new IllegalArgumentException("must not be empty");
+                }
+                return s.trim();
+            });
+    public static final ServerOption<Integer> PORT = ServerOption.integer("port", "KEVY_PORT", () -> 6004, 0, 65535,
+            "TCP port; 0 picks a free port (printed in the start line).");
+    public static final ServerOption<Integer> SHARDS = ServerOption.integer("shards", "KEVY_SHARDS", () -> CPUS, 1,
+            1024, "Number of shards (independent keyspaces, locks and feed streams). Default: available processors.");
+    public static final ServerOption<String> DIR = ServerOption.string("dir", "KEVY_DIR", "data",
+            "Data directory for the AOF, snapshots and feed generation files; created when missing.", s -> {
+                if (s.isBlank()) {
+                    throw new IllegalArgumentException("must not be empty");
+                }
+                return s;
+            });
+    public static final ServerOption<String> REQUIREPASS = ServerOption.string("requirepass", "KEVY_REQUIREPASS", "",
+            "Password clients must AUTH with; empty means none. Never logged.", s -> s);
+    public static final ServerOption<Integer> MAXCLIENTS = ServerOption.integer("maxclients", "KEVY_MAXCLIENTS",
+            () -> 10000, 1, 1_000_000, "Most simultaneous client connections; more are refused with an error.");
+    public static final ServerOption<Integer> IO_THREADS = ServerOption.integer("io_threads", "KEVY_IO_THREADS",
+            () -> CPUS, 1, 256, "Netty event loop threads that read, run and answer commands.");
+    public static final ServerOption<Integer> HZ = ServerOption.integer("hz", "KEVY_HZ", () -> 10, 1, 500,
+            "Background cycles per second (active expiry, rehashing), as Redis's hz.");
+
+    public static final ServerOption<Long> PROTO_MAX_BULK_LEN = ServerOption.size("limits.proto_max_bulk_len",
+            "KEVY_PROTO_MAX_BULK_LEN", 512 * Sizes.MB, 512 * Sizes.MB, 4 * Sizes.GB,
+            "proto_max_bulk_len caps at 4gb", "Largest bulk string a client may send (Redis proto-max-bulk-len).");
+    public static final ServerOption<Integer> PROTO_MAX_MULTIBULK_LEN = ServerOption.integer(
+            "limits.proto_max_multibulk_len", "KEVY_PROTO_MAX_MULTIBULK_LEN", () -> 1024 * 1024, 1,
+            Integer.MAX_VALUE, "Most arguments in one command.");
+    public static final ServerOption<Long> CLIENT_OUTPUT_BUFFER_LIMIT = ServerOption.size(
+            "limits.client_output_buffer_limit", "KEVY_CLIENT_OUTPUT_BUFFER_LIMIT", 0, 0, Long.MAX_VALUE, "",
+            "Hard limit of unsent reply bytes per client before it is disconnected; 0 means none (Redis's default "
+                    + "for normal clients). A client that does not read is paused before this is reached.");
+
+    public static final ServerOption<Boolean> AOF = ServerOption.bool("persistence.aof", "KEVY_AOF", true,
+            "Write every effect frame to the per-shard append-only file (aof-{i}.aof).");
+    public static final ServerOption<String> APPENDFSYNC = ServerOption.oneOf("persistence.appendfsync",
+            "KEVY_APPENDFSYNC", "everysec", Set.of("always", "everysec", "no"),
+            "When the AOF is fsynced: always (before the reply), everysec (at most 1 s of writes lost), no (the OS).");
+    public static final ServerOption<String> SAVE = ServerOption.string("persistence.save", "KEVY_SAVE",
+            "3600 1 300 100 60 10000", "Snapshot rules as Redis's save: pairs of <seconds> <changes>; empty disables.",
+            ServerOptions::checkSaveRules);
+
+    public static final ServerOption<Boolean> FEED_ENABLED = ServerOption.bool("feed.enabled", "KEVY_FEED", false,
+            "Keep the change feed backlog and answer FEED.READ / FEED.TAIL (feed contract §3).");
+    public static final ServerOption<Long> FEED_BUFFER_SIZE = ServerOption.size("feed.feed_buffer_size",
+            "KEVY_FEED_BUFFER_SIZE", 64 * Sizes.MB, 64 * Sizes.MB, Sizes.GB, "feed_buffer_size caps at 1gb per shard",
+            "Backlog budget per shard, by RESP-encoded frame size; 0 means the 64mb default; at most 1gb.");
+
+    /** Every option, in documentation order. */
+    public static final List<ServerOption<?>> ALL = List.of(BIND, PORT, SHARDS, DIR, REQUIREPASS, MAXCLIENTS,
+            IO_THREADS, HZ, PROTO_MAX_BULK_LEN, PROTO_MAX_MULTIBULK_LEN, CLIENT_OUTPUT_BUFFER_LIMIT, AOF, APPENDFSYNC,
+            SAVE, FEED_ENABLED, FEED_BUFFER_SIZE);
+
+    private ServerOptions() {
+    }
+
+    /** The option with TOML key {@code key}, or null. */
+    public static ServerOption<?> byKey(String key) {
+        for (ServerOption<?> o : ALL) {
+            if (o.key().equals(key)) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    static String checkSaveRules(String s) {
+        String t = s.trim();
+        if (t.isEmpty()) {
+            return "";
+        }
+        String[] parts = t.split("\\s+");
+        if (parts.length % 2 != 0) {
+            throw new IllegalArgumentException("must be pairs of <seconds> <changes>, got '" + s + "'");
+        }
+        for (String p : parts) {
+            try {
+                if (Long.parseLong(p) < 0) {
+                    throw new IllegalArgumentException("values must not be negative, got '" + s + "'");
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("must be pairs of integers, got '" + p + "'");
+            }
+        }
+        return String.join(" ", parts);
+    }
+}

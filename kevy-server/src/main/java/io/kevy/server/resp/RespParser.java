@@ -1,0 +1,274 @@
+package io.kevy.server.resp;
+
+import io.netty.buffer.ByteBuf;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Incremental parser of client commands: RESP multibulk ({@code *N\r\n$len\r\n...}) and inline commands
+ * ({@code PING\r\n}, with Redis's quoting rules). Call {@link #parse} with the connection's cumulated input
+ * as bytes arrive; it returns each complete command once, consuming exactly its bytes.
+ *
+ * <p>Limits (see {@link ProtocolLimits}) are checked on the headers, before anything is allocated. Nothing is
+ * pre-sized from a length the client sent beyond a small cap, and a bulk string is copied only once all of it
+ * has arrived, so a client that stalls half-way holds no more memory than the bytes it actually sent.
+ *
+ * <p>Not thread-safe: one parser per connection.
+ */
+public final class RespParser {
+    private static final int PRESIZE_CAP = 1024;
+
+    private final ProtocolLimits limits;
+
+    /** Arguments of the multibulk being read, or null between commands. */
+    private byte[][] argv;
+    private int argc;
+    private int expected;
+    private long bulkLen = -1;
+
+    public RespParser(ProtocolLimits limits) {
+        this.limits = limits;
+    }
+
+    /**
+     * Parses the next complete command from {@code in}.
+     *
+     * @param authenticated false while a password is required and AUTH has not succeeded (Redis then allows
+     *                      at most 10 arguments and 16 KiB bulks)
+     * @return the command's arguments, or null when more bytes are needed (everything consumed so far is kept)
+     * @throws ProtocolException on a protocol violation; the connection must be closed
+     */
+    public byte[][] parse(ByteBuf in, boolean authenticated) {
+        while (true) {
+            if (argv == null) {
+                if (!in.isReadable()) {
+                    return null;
+                }
+                if (in.getByte(in.readerIndex()) != '*') {
+                    byte[][] inline = parseInline(in);
+                    if (inline == null) {
+                        return null;
+                    }
+                    if (inline.length == 0) {
+                        continue; // empty line: ignored, as Redis does
+                    }
+                    return inline;
+                }
+                long n = readHeader(in, "too big mbulk count string");
+                if (n == Long.MIN_VALUE) {
+                    return null;
+                }
+                if (n > Integer.MAX_VALUE || n > limits.maxMultibulkLen()) {
+                    throw new ProtocolException("invalid multibulk length");
+                }
+                if (!authenticated && n > ProtocolLimits.UNAUTHENTICATED_MULTIBULK_LEN) {
+                    throw new ProtocolException("unauthenticated multibulk length");
+                }
+                if (n <= 0) {
+                    continue; // *0 and *-1 are ignored
+                }
+                expected = (int) n;
+                argv = new byte[Math.min(expected, PRESIZE_CAP)][];
+                argc = 0;
+            }
+            while (argc < expected) {
+                if (bulkLen < 0) {
+                    if (!in.isReadable()) {
+                        return null;
+                    }
+                    byte first = in.getByte(in.readerIndex());
+                    if (first != '$') {
+                        throw new ProtocolException("expected '$', got '" + (char) (first & 0xff) + "'");
+                    }
+                    long len = readHeader(in, "too big bulk count string");
+                    if (len == Long.MIN_VALUE) {
+                        return null;
+                    }
+                    if (len < 0 || len > limits.maxBulkLen()) {
+                        throw new ProtocolException("invalid bulk length");
+                    }
+                    if (!authenticated && len > ProtocolLimits.UNAUTHENTICATED_BULK_LEN) {
+                        throw new ProtocolException("unauthenticated bulk length");
+                    }
+                    bulkLen = len;
+                }
+                if (in.readableBytes() < bulkLen + 2) {
+                    return null;
+                }
+                byte[] arg = new byte[(int) bulkLen];
+                in.readBytes(arg);
+                in.skipBytes(2); // Redis does not check the CRLF after a bulk either
+                if (argc == argv.length) {
+                    argv = Arrays.copyOf(argv, (int) Math.min(expected, (long) argv.length * 2));
+                }
+                argv[argc++] = arg;
+                bulkLen = -1;
+            }
+            byte[][] done = argc == argv.length ? argv : Arrays.copyOf(argv, argc);
+            argv = null;
+            return done;
+        }
+    }
+
+    /**
+     * Reads a {@code <type><integer>\r\n} header line. Returns the integer, or Long.MIN_VALUE when the line is
+     * incomplete (nothing consumed). The integer must be a canonical Redis integer.
+     */
+    private long readHeader(ByteBuf in, String tooBigMessage) {
+        int start = in.readerIndex();
+        int readable = in.readableBytes();
+        int scan = Math.min(readable, ProtocolLimits.MAX_INLINE_LEN + 1);
+        int cr = in.indexOf(start, start + scan, (byte) '\r');
+        if (cr < 0) {
+            if (readable > ProtocolLimits.MAX_INLINE_LEN) {
+                throw new ProtocolException(tooBigMessage);
+            }
+            return Long.MIN_VALUE;
+        }
+        if (cr + 1 >= start + readable) {
+            return Long.MIN_VALUE; // wait for the '\n'
+        }
+        long v = parseLong(in, start + 1, cr);
+        if (v == Long.MIN_VALUE) {
+            throw new ProtocolException(tooBigMessage.contains("mbulk") ? "invalid multibulk length"
+                    : "invalid bulk length");
+        }
+        in.readerIndex(cr + 2);
+        return v;
+    }
+
+    /** Parses a canonical integer in {@code in[from, to)}; Long.MIN_VALUE when it is not one. */
+    private static long parseLong(ByteBuf in, int from, int to) {
+        int len = to - from;
+        if (len <= 0 || len > 20) {
+            return Long.MIN_VALUE;
+        }
+        byte[] digits = new byte[len];
+        in.getBytes(from, digits);
+        return io.kevy.engine.RedisNumbers.parseLongOr(digits, Long.MIN_VALUE);
+    }
+
+    /** Parses an inline command line; null when the line is incomplete. */
+    private byte[][] parseInline(ByteBuf in) {
+        int start = in.readerIndex();
+        int readable = in.readableBytes();
+        int scan = Math.min(readable, ProtocolLimits.MAX_INLINE_LEN + 1);
+        int lf = in.indexOf(start, start + scan, (byte) '\n');
+        if (lf < 0) {
+            if (readable > ProtocolLimits.MAX_INLINE_LEN) {
+                throw new ProtocolException("too big inline request");
+            }
+            return null;
+        }
+        int end = lf;
+        if (end > start && in.getByte(end - 1) == '\r') {
+            end--;
+        }
+        byte[] line = new byte[end - start];
+        in.getBytes(start, line);
+        in.readerIndex(lf + 1);
+        byte[][] args = splitArgs(line);
+        if (args == null) {
+            throw new ProtocolException("unbalanced quotes in request");
+        }
+        return args;
+    }
+
+    /**
+     * Splits an inline line as Redis's {@code sdssplitargs}: whitespace separates arguments; {@code "..."}
+     * supports {@code \n \r \t \b \a \\ \" \xHH}; {@code '...'} supports {@code \'}; a closing quote must be
+     * followed by whitespace or the end. Returns null for unbalanced quotes.
+     */
+    static byte[][] splitArgs(byte[] line) {
+        List<byte[]> out = new ArrayList<>();
+        int i = 0;
+        int n = line.length;
+        while (true) {
+            while (i < n && isSpace(line[i])) {
+                i++;
+            }
+            if (i >= n) {
+                return out.toArray(new byte[0][]);
+            }
+            ByteArrayOutputStream cur = new ByteArrayOutputStream();
+            boolean inDq = false;
+            boolean inSq = false;
+            boolean done = false;
+            while (!done) {
+                if (inDq) {
+                    if (i >= n) {
+                        return null;
+                    }
+                    byte c = line[i];
+                    if (c == '\\' && i + 3 < n && line[i + 1] == 'x' && isHex(line[i + 2]) && isHex(line[i + 3])) {
+                        cur.write(Character.digit(line[i + 2], 16) * 16 + Character.digit(line[i + 3], 16));
+                        i += 3;
+                    } else if (c == '\\' && i + 1 < n) {
+                        i++;
+                        byte e = line[i];
+                        cur.write(switch (e) {
+                            case 'n' -> '\n';
+                            case 'r' -> '\r';
+                            case 't' -> '\t';
+                            case 'b' -> '\b';
+                            case 'a' -> 7;
+                            default -> e;
+                        });
+                    } else if (c == '"') {
+                        if (i + 1 < n && !isSpace(line[i + 1])) {
+                            return null;
+                        }
+                        done = true;
+                    } else {
+                        cur.write(c);
+                    }
+                } else if (inSq) {
+                    if (i >= n) {
+                        return null;
+                    }
+                    byte c = line[i];
+                    if (c == '\\' && i + 1 < n && line[i + 1] == '\'') {
+                        i++;
+                        cur.write('\'');
+                    } else if (c == '\'') {
+                        if (i + 1 < n && !isSpace(line[i + 1])) {
+                            return null;
+                        }
+                        done = true;
+                    } else {
+                        cur.write(c);
+                    }
+                } else {
+                    if (i >= n) {
+                        done = true;
+                        continue;
+                    }
+                    byte c = line[i];
+                    if (isSpace(c)) {
+                        done = true;
+                    } else if (c == '"') {
+                        inDq = true;
+                    } else if (c == '\'') {
+                        inSq = true;
+                    } else {
+                        cur.write(c);
+                    }
+                }
+                if (i < n) {
+                    i++;
+                }
+            }
+            out.add(cur.toByteArray());
+        }
+    }
+
+    private static boolean isSpace(byte c) {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == 0 || c == 0x0b || c == 0x0c;
+    }
+
+    private static boolean isHex(byte c) {
+        return Character.digit(c, 16) >= 0;
+    }
+}

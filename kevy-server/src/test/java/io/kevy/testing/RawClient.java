@@ -1,0 +1,158 @@
+package io.kevy.testing;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A raw RESP client for byte-exact protocol tests: send any bytes, read one reply back as the exact bytes the
+ * server wrote ({@link #readReply()} understands RESP2 framing, so it returns exactly one reply).
+ */
+public final class RawClient implements AutoCloseable {
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+
+    private RawClient(Socket socket) throws IOException {
+        this.socket = socket;
+        this.in = new java.io.BufferedInputStream(socket.getInputStream());
+        this.out = socket.getOutputStream();
+    }
+
+    public static RawClient connect(int port) {
+        try {
+            Socket s = new Socket();
+            s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+            s.setSoTimeout(10_000);
+            s.setTcpNoDelay(true);
+            return new RawClient(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Sends raw bytes. */
+    public RawClient send(byte[] bytes) {
+        try {
+            out.write(bytes);
+            out.flush();
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Sends a string as ISO-8859-1 bytes (so {@code "\r\n"} and binary escapes are literal). */
+    public RawClient send(String s) {
+        return send(s.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    /** Sends a command encoded as a RESP multibulk. */
+    public RawClient command(String... args) {
+        byte[][] b = new byte[args.length][];
+        for (int i = 0; i < args.length; i++) {
+            b[i] = args[i].getBytes(StandardCharsets.UTF_8);
+        }
+        return send(encode(b));
+    }
+
+    /** RESP multibulk encoding of {@code args}. */
+    public static byte[] encode(byte[]... args) {
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        o.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        for (byte[] a : args) {
+            o.writeBytes(("$" + a.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            o.writeBytes(a);
+            o.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        return o.toByteArray();
+    }
+
+    /** Sends a command and returns its reply as a string of the raw bytes (ISO-8859-1). */
+    public String call(String... args) {
+        command(args);
+        return readReply();
+    }
+
+    /** Reads exactly one RESP2 reply and returns its raw bytes as an ISO-8859-1 string. */
+    public String readReply() {
+        return new String(readReplyBytes(), StandardCharsets.ISO_8859_1);
+    }
+
+    /** Reads exactly one RESP2 reply and returns its raw bytes. */
+    public byte[] readReplyBytes() {
+        try {
+            ByteArrayOutputStream o = new ByteArrayOutputStream();
+            readOne(o);
+            return o.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void readOne(ByteArrayOutputStream o) throws IOException {
+        String line = readLine(o);
+        char type = line.charAt(0);
+        switch (type) {
+            case '+', '-', ':' -> {
+            }
+            case '$' -> {
+                int len = Integer.parseInt(line.substring(1));
+                if (len >= 0) {
+                    o.writeBytes(in.readNBytes(len + 2));
+                }
+            }
+            case '*' -> {
+                int n = Integer.parseInt(line.substring(1));
+                for (int i = 0; i < n; i++) {
+                    readOne(o);
+                }
+            }
+            default -> throw new IOException("not RESP: " + line);
+        }
+    }
+
+    private String readLine(ByteArrayOutputStream o) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        int prev = -1;
+        while (true) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("connection closed after: " + sb);
+            }
+            o.write(b);
+            if (prev == '\r' && b == '\n') {
+                return sb.substring(0, sb.length() - 1);
+            }
+            sb.append((char) b);
+            prev = b;
+        }
+    }
+
+    /** True when the server closed the connection (reads end-of-stream within the socket timeout). */
+    public boolean isClosedByServer() {
+        try {
+            return in.read() < 0;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    public Socket socket() {
+        return socket;
+    }
+
+    @Override
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // best effort
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.kevy.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A real {@code redis-server} (the Debian package, Redis 7.0) started on a free port, to compare kevy's replies
+ * with byte for byte. Tests that use it are skipped when {@code redis-server} is not installed; {@code .ci/run}
+ * installs it.
+ */
+public final class RedisOracle implements AutoCloseable {
+    private static final Path BINARY = Path.of("/usr/bin/redis-server");
+
+    private final Process process;
+    private final int port;
+    private final Path dir;
+
+    private RedisOracle(Process process, int port, Path dir) {
+        this.process = process;
+        this.port = port;
+        this.dir = dir;
+    }
+
+    /** True when a redis-server binary is installed. */
+    public static boolean available() {
+        return Files.isExecutable(BINARY);
+    }
+
+    /** Starts redis-server (skipping the calling test when it is not installed). */
+    public static RedisOracle start() {
+        Assumptions.assumeTrue(available(), "redis-server is not installed (apt-get install redis-server)");
+        try {
+            Path dir = Files.createTempDirectory("redis-oracle");
+            int port = freePort();
+            Process p = new ProcessBuilder(List.of(BINARY.toString(), "--port", Integer.toString(port), "--bind",
+                    "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no"))
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("redis.log").toFile())
+                    .start();
+            RedisOracle o = new RedisOracle(p, port, dir);
+            o.awaitReady();
+            return o;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void awaitReady() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            try (RawClient c = RawClient.connect(port)) {
+                if (c.call("PING").equals("+PONG\r\n")) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(ie);
+                }
+            }
+        }
+        throw new IllegalStateException("redis-server did not start on port " + port);
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** A new raw connection to the real Redis. */
+    public RawClient raw() {
+        return RawClient.connect(port);
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            process.waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process.destroyForcibly();
+        TestServer.deleteRecursively(dir);
+    }
+}
