@@ -2,11 +2,14 @@ package io.kevy.engine;
 
 import io.kevy.engine.command.CommandTable;
 import io.kevy.engine.command.Dispatcher;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +36,7 @@ public final class Engine implements AutoCloseable {
     private final long startedAtMs;
     private final LongAdder keyspaceHits = new LongAdder();
     private final LongAdder keyspaceMisses = new LongAdder();
+    private final Map<String, Consumer<StringBuilder>> infoSections = new LinkedHashMap<>();
     private volatile Host host = Host.EMBEDDED;
     private volatile String requirePass;
     private volatile ScheduledExecutorService cron;
@@ -106,6 +110,19 @@ public final class Engine implements AutoCloseable {
 
     public void host(Host host) {
         this.host = host;
+    }
+
+    /**
+     * Registers an extra INFO section (e.g. {@code feed}, {@code persistence}) written by {@code writer} as
+     * {@code field:value\r\n} lines; INFO prints it after the built-in sections, under {@code # <Title>}.
+     */
+    public synchronized void registerInfoSection(String name, Consumer<StringBuilder> writer) {
+        infoSections.put(name, writer);
+    }
+
+    /** The extra INFO sections by lower-case name, in registration order. */
+    public synchronized Map<String, Consumer<StringBuilder>> infoSections() {
+        return new LinkedHashMap<>(infoSections);
     }
 
     /** The password AUTH must present, or null when none is required. */

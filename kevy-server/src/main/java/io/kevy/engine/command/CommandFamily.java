@@ -17,6 +17,11 @@ public interface CommandFamily {
                 ServerCommands::register,
                 KeyCommands::register,
                 StringCommands::register,
-                HashCommands::register);
+                BitmapCommands::register,
+                HashCommands::register,
+                ListCommands::register,
+                SetCommands::register,
+                ZSetCommands::register,
+                FeedCommands::register);
     }
 }

@@ -1,7 +1,11 @@
 package io.kevy.engine.type;
 
 import io.kevy.engine.ValueType;
+import io.kevy.engine.Verbs;
 import io.kevy.engine.struct.Dict;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A hash: field to value, both immutable {@code byte[]}. OBJECT ENCODING reports {@code listpack} while the
@@ -63,5 +67,32 @@ public final class HashValue implements RedisValue {
     @Override
     public int size() {
         return fields.size();
+    }
+
+    @Override
+    public void rebuild(byte[] key, Consumer<byte[][]> frames) {
+        List<byte[]> chunk = new ArrayList<>();
+        fields.forEach(n -> {
+            if (chunk.isEmpty()) {
+                chunk.add(Verbs.HSET);
+                chunk.add(key);
+            }
+            chunk.add(n.key());
+            chunk.add(n.value());
+            if ((chunk.size() - 2) / 2 == REBUILD_CHUNK) {
+                frames.accept(chunk.toArray(new byte[0][]));
+                chunk.clear();
+            }
+        });
+        if (!chunk.isEmpty()) {
+            frames.accept(chunk.toArray(new byte[0][]));
+        }
+    }
+
+    @Override
+    public long memoryUsage() {
+        long[] bytes = {64};
+        fields.forEach(n -> bytes[0] += 48 + n.key().length + n.value().length + 32);
+        return bytes[0];
     }
 }

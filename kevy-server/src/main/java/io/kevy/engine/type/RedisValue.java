@@ -1,12 +1,16 @@
 package io.kevy.engine.type;
 
 import io.kevy.engine.ValueType;
+import java.util.function.Consumer;
 
 /**
  * A collection value stored in the keyspace (strings are plain {@code byte[]}). Implementations are mutable
  * and not thread-safe: they are only touched under the owning shard's lock.
  */
 public interface RedisValue {
+    /** Most elements in one rebuild frame (feed contract §7: large values are split into frames of at most 1024). */
+    int REBUILD_CHUNK = 1024;
+
     /** The Redis type. */
     ValueType type();
 
@@ -18,4 +22,14 @@ public interface RedisValue {
 
     /** Number of elements (fields, members); a stored value is never empty. */
     int size();
+
+    /**
+     * Emits the commands that rebuild this value under {@code key} from nothing, in order, each carrying at most
+     * {@link #REBUILD_CHUNK} elements: {@code HSET key f v ...}, {@code RPUSH key e ...}, {@code SADD key m ...},
+     * {@code ZADD key score m ...} (feed contract §7: *STORE results and cross-shard RENAME/COPY).
+     */
+    void rebuild(byte[] key, Consumer<byte[][]> frames);
+
+    /** Approximate bytes used by the value (MEMORY USAGE); need not be exact. */
+    long memoryUsage();
 }
