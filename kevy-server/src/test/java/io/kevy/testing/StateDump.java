@@ -1,0 +1,82 @@
+package io.kevy.testing;
+
+import io.kevy.engine.Engine;
+import io.kevy.engine.Keyspace;
+import io.kevy.engine.Shard;
+import io.kevy.engine.type.HashValue;
+import io.kevy.engine.type.ListValue;
+import io.kevy.engine.type.SetValue;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A comparable picture of an engine's whole state: key → type, value (lists in order, sets and hashes sorted)
+ * and expiry time. Two engines with equal dumps hold the same data (the completeness invariant of feed
+ * contract §7 is checked by replaying one's frames into the other and comparing dumps).
+ */
+public final class StateDump {
+    private StateDump() {
+    }
+
+    /** Every live-or-not key of every shard, locking each shard while it is read. */
+    public static Map<String, String> of(Engine engine) {
+        Map<String, String> out = new TreeMap<>();
+        for (int i = 0; i < engine.shardCount(); i++) {
+            Shard s = engine.shard(i);
+            s.lock().lock();
+            try {
+                s.keyspace().forEach(n -> out.put(str(n.key()), describe(n.value())
+                        + (Keyspace.expiry(n) == Keyspace.NO_EXPIRY ? "" : " PXAT " + Keyspace.expiry(n))));
+            } finally {
+                s.lock().unlock();
+            }
+        }
+        return out;
+    }
+
+    /** The OBJECT ENCODING of {@code key}'s value, or null when absent. */
+    public static String encoding(Engine engine, String key) {
+        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        Shard s = engine.shardFor(k);
+        s.lock().lock();
+        try {
+            Object v = s.keyspace().get(k, engine.clock().millis());
+            if (v == null) {
+                return null;
+            }
+            return v instanceof io.kevy.engine.type.RedisValue rv ? rv.encoding() : "string";
+        } finally {
+            s.lock().unlock();
+        }
+    }
+
+    private static String describe(Object v) {
+        if (v instanceof byte[] b) {
+            return "string " + str(b);
+        }
+        if (v instanceof ListValue l) {
+            List<String> e = new ArrayList<>();
+            l.forEach(b -> e.add(str(b)));
+            return "list " + e;
+        }
+        if (v instanceof SetValue set) {
+            List<String> e = new ArrayList<>();
+            set.forEach(b -> e.add(str(b)));
+            e.sort(null);
+            return "set " + e;
+        }
+        if (v instanceof HashValue h) {
+            Map<String, String> e = new TreeMap<>();
+            h.fields().forEach(n -> e.put(str(n.key()), str(n.value())));
+            return "hash " + e;
+        }
+        return v.getClass().getSimpleName() + " " + v;
+    }
+
+    private static String str(byte[] b) {
+        return new String(b, StandardCharsets.ISO_8859_1);
+    }
+}
