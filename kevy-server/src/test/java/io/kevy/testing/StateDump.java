@@ -53,6 +53,16 @@ public final class StateDump {
         }
     }
 
+    /** The first key named {@code prefix<n>} (n = 0, 1, ...) that lives on {@code shard}. */
+    public static String keyOnShard(Engine engine, String prefix, int shard) {
+        for (int i = 0; ; i++) {
+            String k = prefix + i;
+            if (engine.shardIndex(k.getBytes(StandardCharsets.UTF_8)) == shard) {
+                return k;
+            }
+        }
+    }
+
     private static String describe(Object v) {
         if (v instanceof byte[] b) {
             return "string " + str(b);

@@ -1,9 +1,9 @@
 package io.kevy.engine.command;
 
+import static io.kevy.testing.StateDump.keyOnShard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kevy.engine.Bytes;
 import io.kevy.engine.Engine;
 import io.kevy.testing.FrameRecorder;
 import io.kevy.testing.RawClient;
@@ -67,16 +67,6 @@ class ListCommandsIT {
     /** Runs a space-separated command on both servers and asserts equal replies. */
     private static String same(String line) {
         return diff.same(line.split(" "));
-    }
-
-    /** A key named {@code prefix<n>} that lives on {@code shard}. */
-    static String keyOnShard(Engine engine, String prefix, int shard) {
-        for (int i = 0; ; i++) {
-            String k = prefix + i;
-            if (engine.shardIndex(Bytes.utf8(k)) == shard) {
-                return k;
-            }
-        }
     }
 
     @Test
