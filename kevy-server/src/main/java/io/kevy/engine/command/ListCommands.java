@@ -28,12 +28,10 @@ import java.util.Arrays;
  */
 final class ListCommands {
     private static final byte[] ONE = Verbs.ascii("1");
-    private static final ErrorReply MUST_BE_POSITIVE = ErrorReply.err("value is out of range, must be positive");
     private static final ErrorReply RANK_ZERO = ErrorReply.err("RANK can't be zero: use 1 to start from the first "
             + "match, 2 from the second ... or use negative to start from the end of the list");
     private static final ErrorReply COUNT_NEGATIVE = ErrorReply.err("COUNT can't be negative");
     private static final ErrorReply MAXLEN_NEGATIVE = ErrorReply.err("MAXLEN can't be negative");
-    static final ErrorReply NUMKEYS_NOT_POSITIVE = ErrorReply.err("numkeys should be greater than 0");
     private static final ErrorReply LMPOP_COUNT = ErrorReply.err("count should be greater than 0");
 
     private ListCommands() {
@@ -78,7 +76,7 @@ final class ListCommands {
         t.add(command("rpoplpush", 3).flags(WRITE, DENYOOM).keys(1, 2, 1).group("list").since("1.2.0")
                 .summary("Remove the last element in a list, prepend it to another list and return it")
                 .handler(c -> lmove(c, false, true)));
-        t.add(command("lmpop", -4).flags(WRITE).keys(0, 0, 0, argv -> numkeysKeys(argv, 1, 1))
+        t.add(command("lmpop", -4).flags(WRITE).keys(0, 0, 0, argv -> Args.numkeysKeys(argv, 1, 1))
                 .group("list").since("7.0.0").summary("Pop elements from a list").handler(ListCommands::lmpop));
     }
 
@@ -151,38 +149,6 @@ final class ListCommands {
         replyElements(r, elements);
     }
 
-    /**
-     * The keys of a {@code numkeys key [key ...]} command (LMPOP, SINTERCARD, BLMPOP, ...): numkeys at
-     * {@code numkeysAt}, keys right after it, at least {@code after} arguments following the keys. Null when
-     * numkeys is not a positive integer or there are not enough arguments (the handler reports the error).
-     */
-    static int[] numkeysKeys(byte[][] argv, int numkeysAt, int after) {
-        if (argv.length <= numkeysAt) {
-            return null;
-        }
-        long n = RedisNumbers.parseLongOr(argv[numkeysAt], -1);
-        if (n < 1 || n > argv.length - numkeysAt - 1 - after) {
-            return null;
-        }
-        int[] pos = new int[(int) n];
-        for (int i = 0; i < n; i++) {
-            pos[i] = numkeysAt + 1 + i;
-        }
-        return pos;
-    }
-
-    /**
-     * Parses {@code numkeys} (at least 1, else "numkeys should be greater than 0"), as LMPOP, SINTERCARD and
-     * the other numkeys commands do.
-     */
-    static long numkeys(Call c, int i) {
-        long n = c.longArg(i, NUMKEYS_NOT_POSITIVE);
-        if (n < 1) {
-            throw Call.fail(NUMKEYS_NOT_POSITIVE);
-        }
-        return n;
-    }
-
     /** Parses LEFT / RIGHT at argument {@code i}: true for LEFT, syntax error otherwise. */
     static boolean isLeft(Call c, int i) {
         if (c.argIs(i, "left")) {
@@ -221,7 +187,7 @@ final class ListCommands {
             throw Call.fail(Errors.wrongArity(c.spec().name()));
         }
         boolean hasCount = c.argc() == 3;
-        long count = hasCount ? positiveArg(c, 2, MUST_BE_POSITIVE) : 1;
+        long count = hasCount ? Args.nonNegative(c, 2, Args.MUST_BE_POSITIVE) : 1;
         byte[] key = c.arg(1);
         ListValue l = c.value(key, ListValue.class);
         if (l == null) {
@@ -394,9 +360,9 @@ final class ListCommands {
                     throw Call.fail(RANK_ZERO);
                 }
             } else if (c.argIs(j, "count") && moreArgs) {
-                count = positiveArg(c, ++j, COUNT_NEGATIVE);
+                count = Args.nonNegative(c, ++j, COUNT_NEGATIVE);
             } else if (c.argIs(j, "maxlen") && moreArgs) {
-                maxlen = positiveArg(c, ++j, MAXLEN_NEGATIVE);
+                maxlen = Args.nonNegative(c, ++j, MAXLEN_NEGATIVE);
             } else {
                 throw Call.fail(Errors.SYNTAX);
             }
@@ -460,7 +426,7 @@ final class ListCommands {
     }
 
     private static void lmpop(Call c) {
-        long numkeys = numkeys(c, 1);
+        long numkeys = Args.numkeys(c, 1);
         if (numkeys >= c.argc() - 2) {
             throw Call.fail(Errors.SYNTAX);
         }
@@ -497,15 +463,6 @@ final class ListCommands {
     private static long resolve(long index, int len) {
         long i = index < 0 ? len + index : index;
         return i >= 0 && i < len ? i : -1;
-    }
-
-    /** A non-negative integer argument; {@code error} for a non-integer or a negative value (Redis's rule). */
-    private static long positiveArg(Call c, int i, ErrorReply error) {
-        long v = c.longArg(i, error);
-        if (v < 0) {
-            throw Call.fail(error);
-        }
-        return v;
     }
 
     private static void replyElements(ReplySink r, byte[][] elements) {

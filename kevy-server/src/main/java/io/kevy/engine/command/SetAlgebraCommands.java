@@ -48,13 +48,13 @@ final class SetAlgebraCommands {
         t.add(command("sdiffstore", -3).flags(WRITE, DENYOOM).keys(1, -1, 1).group("set").since("1.0.0")
                 .summary("Subtract multiple sets and store the resulting set in a key")
                 .handler(c -> unionOrDiff(c, 2, c.arg(1), true)));
-        t.add(command("sintercard", -3).flags(READONLY).keys(0, 0, 0, argv -> ListCommands.numkeysKeys(argv, 1, 0))
+        t.add(command("sintercard", -3).flags(READONLY).keys(0, 0, 0, argv -> Args.numkeysKeys(argv, 1, 0))
                 .group("set").since("7.0.0").summary("Intersect multiple sets and return the cardinality of the result")
                 .handler(SetAlgebraCommands::sintercard));
     }
 
     private static void sintercard(Call c) {
-        long numkeys = ListCommands.numkeys(c, 1);
+        long numkeys = Args.numkeys(c, 1);
         if (numkeys > c.argc() - 2) {
             throw Call.fail(TOO_MANY_KEYS);
         }
@@ -62,10 +62,7 @@ final class SetAlgebraCommands {
         long limit = 0;
         for (int j = end; j < c.argc(); j++) {
             if (c.argIs(j, "limit") && j + 1 < c.argc()) {
-                limit = c.longArg(++j, LIMIT_NEGATIVE);
-                if (limit < 0) {
-                    throw Call.fail(LIMIT_NEGATIVE);
-                }
+                limit = Args.nonNegative(c, ++j, LIMIT_NEGATIVE);
             } else {
                 throw Call.fail(Errors.SYNTAX);
             }

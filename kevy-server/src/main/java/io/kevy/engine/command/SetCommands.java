@@ -32,7 +32,6 @@ import java.util.random.RandomGenerator;
  * nothing.
  */
 final class SetCommands {
-    private static final ErrorReply MUST_BE_POSITIVE = ErrorReply.err("value is out of range, must be positive");
     private static final ErrorReply COUNT_RANGE = ErrorReply.err(
             "value is out of range, value must between -9223372036854775807 and 9223372036854775807");
     private static final ErrorReply INVALID_CURSOR = ErrorReply.err("invalid cursor");
@@ -153,10 +152,7 @@ final class SetCommands {
             c.reply().bulk(m);
             return;
         }
-        long count = c.longArg(2, MUST_BE_POSITIVE);
-        if (count < 0) {
-            throw Call.fail(MUST_BE_POSITIVE);
-        }
+        long count = Args.nonNegative(c, 2, Args.MUST_BE_POSITIVE);
         SetValue s = c.value(key, SetValue.class);
         if (s == null || count == 0) {
             c.reply().array(0);
@@ -218,6 +214,7 @@ final class SetCommands {
         ReplySink r = c.reply();
         if (!unique || count == 1) {
             if (count > Integer.MAX_VALUE) {
+                // Redis would stream that many replies until memory runs out; kevy refuses up front
                 throw Call.fail(Errors.NOT_INTEGER);
             }
             r.array((int) count);

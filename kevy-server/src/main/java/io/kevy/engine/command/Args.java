@@ -1,0 +1,56 @@
+package io.kevy.engine.command;
+
+import io.kevy.engine.ErrorReply;
+import io.kevy.engine.RedisNumbers;
+
+/**
+ * Argument parsing shared by several command families, with Redis 7.0's error texts: non-negative counts
+ * ({@code getPositiveLongFromObjectOrReply}) and {@code numkeys key [key ...]} lists (LMPOP, SINTERCARD, ...).
+ * Failures throw before any change, as handlers require.
+ */
+final class Args {
+    /** Redis's default text for a negative (or non-integer) count. */
+    static final ErrorReply MUST_BE_POSITIVE = ErrorReply.err("value is out of range, must be positive");
+    static final ErrorReply NUMKEYS_NOT_POSITIVE = ErrorReply.err("numkeys should be greater than 0");
+
+    private Args() {
+    }
+
+    /** Argument {@code i} as an integer {@code >= 0}; {@code error} for a non-integer or a negative value. */
+    static long nonNegative(Call c, int i, ErrorReply error) {
+        long v = c.longArg(i, error);
+        if (v < 0) {
+            throw Call.fail(error);
+        }
+        return v;
+    }
+
+    /** {@code numkeys} at argument {@code i}: at least 1, else "numkeys should be greater than 0". */
+    static long numkeys(Call c, int i) {
+        long n = c.longArg(i, NUMKEYS_NOT_POSITIVE);
+        if (n < 1) {
+            throw Call.fail(NUMKEYS_NOT_POSITIVE);
+        }
+        return n;
+    }
+
+    /**
+     * A {@link KeyFinder} body for {@code numkeys key [key ...]} commands: numkeys at {@code numkeysAt}, the
+     * keys right after it, and at least {@code after} more arguments following them. Null when numkeys is not a
+     * positive integer or the arguments are too few (the handler then reports the error).
+     */
+    static int[] numkeysKeys(byte[][] argv, int numkeysAt, int after) {
+        if (argv.length <= numkeysAt) {
+            return null;
+        }
+        long n = RedisNumbers.parseLongOr(argv[numkeysAt], -1);
+        if (n < 1 || n > argv.length - numkeysAt - 1 - after) {
+            return null;
+        }
+        int[] pos = new int[(int) n];
+        for (int i = 0; i < n; i++) {
+            pos[i] = numkeysAt + 1 + i;
+        }
+        return pos;
+    }
+}
