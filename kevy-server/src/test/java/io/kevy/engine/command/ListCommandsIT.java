@@ -438,6 +438,7 @@ class ListCommandsIT {
     }
 
     @Test
+    @SuppressWarnings("deprecation") // RPOPLPUSH is deprecated in lettuce (and Redis) but still served
     void lettuceClient() {
         RedisCommands<String, String> r = kevy.lettuce();
         assertThat(r.rpush("l", "a", "b", "c", "b")).isEqualTo(4);

@@ -254,6 +254,30 @@ class SetCommandsIT {
     }
 
     @Test
+    void spopOfManyMembersIsSplitIntoSremFramesOf1024() {
+        RawClient raw = kevy.raw();
+        List<String> add = new ArrayList<>(List.of("SADD", "s"));
+        for (int i = 0; i < 3000; i++) {
+            add.add("m" + i);
+        }
+        raw.call(add.toArray(new String[0]));
+        frames.take();
+        List<String> popped = Replies.array(raw.call("SPOP", "s", "2500"));
+        assertThat(popped).hasSize(2500).doesNotHaveDuplicates();
+        List<String> fs = frames.take();
+        assertThat(fs).hasSize(3);
+        List<String> removed = new ArrayList<>();
+        for (String f : fs) {
+            String[] parts = f.split(" ");
+            assertThat(parts[0] + " " + parts[1]).isEqualTo("SREM s");
+            assertThat(parts.length - 2).isLessThanOrEqualTo(1024);
+            removed.addAll(List.of(parts).subList(2, parts.length));
+        }
+        assertThat(removed).isEqualTo(popped);
+        assertThat(raw.call("SCARD", "s")).isEqualTo(":500\r\n");
+    }
+
+    @Test
     void spopOfManyKeepsTheTtlAndRecomputesTheEncodingLikeRedis() {
         List<String> cmd = new ArrayList<>(List.of("SADD", "s", "a"));
         for (int i = 0; i < 20; i++) {
