@@ -155,6 +155,10 @@ public final class RedisNumbers {
         if (b[i] == '+' || b[i] == '-') {
             i++;
         }
+        if (i + 1 < n && b[i] == '0' && (b[i + 1] == 'x' || b[i + 1] == 'X')) {
+            BigDecimal hex = parseHex(b, i + 2);
+            return hex != null && b[0] == '-' ? hex.negate() : hex;
+        }
         int digits = 0;
         while (i < n && b[i] >= '0' && b[i] <= '9') {
             i++;
@@ -201,6 +205,62 @@ public final class RedisNumbers {
         } catch (NumberFormatException | ArithmeticException e) {
             return null; // exponent out of int range
         }
+    }
+
+    /**
+     * Parses the hexadecimal form strtod accepts after {@code 0x}: {@code hexdigits[.hexdigits][p[+-]digits]}.
+     * Returns the exact value, or null when malformed.
+     */
+    private static BigDecimal parseHex(byte[] b, int i) {
+        int n = b.length;
+        java.math.BigInteger mant = java.math.BigInteger.ZERO;
+        int digits = 0;
+        int fracDigits = 0;
+        boolean dot = false;
+        for (; i < n; i++) {
+            int d = Character.digit(b[i], 16);
+            if (d >= 0) {
+                mant = mant.shiftLeft(4).add(java.math.BigInteger.valueOf(d));
+                digits++;
+                if (dot) {
+                    fracDigits++;
+                }
+            } else if (b[i] == '.' && !dot) {
+                dot = true;
+            } else {
+                break;
+            }
+        }
+        if (digits == 0) {
+            return null;
+        }
+        long exp = 0;
+        if (i < n && (b[i] == 'p' || b[i] == 'P')) {
+            int j = i + 1;
+            boolean neg = false;
+            if (j < n && (b[j] == '+' || b[j] == '-')) {
+                neg = b[j] == '-';
+                j++;
+            }
+            int start = j;
+            while (j < n && b[j] >= '0' && b[j] <= '9' && j - start < 6) {
+                exp = exp * 10 + (b[j] - '0');
+                j++;
+            }
+            if (j > start) {
+                i = j;
+                exp = neg ? -exp : exp;
+            }
+        }
+        if (i != n) {
+            return null;
+        }
+        long e2 = exp - 4L * fracDigits;
+        BigDecimal m = new BigDecimal(mant);
+        if (e2 >= 0) {
+            return m.multiply(new BigDecimal(java.math.BigInteger.ONE.shiftLeft((int) e2)));
+        }
+        return m.multiply(new BigDecimal(java.math.BigInteger.valueOf(5).pow((int) -e2), (int) -e2));
     }
 
     /** {@code %.17g} as C's printf prints it, with {@code inf}/{@code -inf}: Redis 7.0 double replies. */

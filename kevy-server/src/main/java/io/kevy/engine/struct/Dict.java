@@ -332,6 +332,7 @@ public final class Dict<V> {
             t0 = t1;
             t1 = null;
             rehashIdx = -1;
+            shrinkIfNeeded(); // keys removed during the rehash may call for a smaller table still
         }
     }
 

@@ -1,0 +1,131 @@
+package io.kevy.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kevy.testing.RawClient;
+import io.kevy.testing.RedisOracle;
+import io.kevy.testing.ReplyDiff;
+import io.kevy.testing.TestServer;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** RESP2 edge cases on a raw socket: split packets, inline commands, bad lengths, binary data, pipelines. */
+class ProtocolIT {
+
+    @Test
+    void commandSplitAcrossPacketsIsAssembled() throws Exception {
+        try (TestServer server = TestServer.start()) {
+            RawClient c = server.raw();
+            c.send("*2\r\n$4\r\nEC");
+            Thread.sleep(20); // let the first half arrive alone: the split is the point of this test
+            c.send("HO\r\n$2\r");
+            Thread.sleep(20);
+            c.send("\nhi\r\n");
+            assertThat(c.readReply()).isEqualTo("$2\r\nhi\r\n");
+        }
+    }
+
+    @Test
+    void inlineCommandsWork() {
+        try (TestServer server = TestServer.start()) {
+            RawClient c = server.raw();
+            assertThat(c.send("PING\r\n").readReply()).isEqualTo("+PONG\r\n");
+            assertThat(c.send("ECHO \"a b\"\n").readReply()).isEqualTo("$3\r\na b\r\n");
+            assertThat(c.send("SET k 'v v'\r\nGET k\r\n").readReply()).isEqualTo("+OK\r\n");
+            assertThat(c.readReply()).isEqualTo("$3\r\nv v\r\n");
+        }
+    }
+
+    @Test
+    void protocolErrorsMatchRedisAndCloseOnlyThatConnection() {
+        String[] bad = {"*1\r\n$-5\r\n", "*1\r\n$99999999999\r\n", "*abc\r\n", "*1\r\n+PING\r\n",
+            "SET \"x\r\n", "*3000000000\r\n"};
+        try (TestServer kevy = TestServer.start(); RedisOracle redis = RedisOracle.start()) {
+            RawClient bystander = kevy.raw();
+            for (String b : bad) {
+                try (ReplyDiff diff = new ReplyDiff(kevy.raw(), redis.raw())) {
+                    diff.sameRaw(b);
+                    assertThat(diff.kevy().isClosedByServer()).as("closed after %s", b).isTrue();
+                }
+            }
+            assertThat(bystander.call("PING")).isEqualTo("+PONG\r\n");
+        }
+    }
+
+    @Test
+    void emptyAndNullMultibulksAreIgnored() {
+        try (TestServer server = TestServer.start()) {
+            RawClient c = server.raw();
+            assertThat(c.send("*0\r\n*-1\r\n\r\n*1\r\n$4\r\nPING\r\n").readReply()).isEqualTo("+PONG\r\n");
+        }
+    }
+
+    @Test
+    void binaryKeysAndValuesRoundTrip() {
+        byte[] all = new byte[256];
+        for (int i = 0; i < 256; i++) {
+            all[i] = (byte) i;
+        }
+        try (TestServer server = TestServer.start()) {
+            RawClient c = server.raw();
+            c.send(RawClient.encode("SET".getBytes(), all, all));
+            assertThat(c.readReply()).isEqualTo("+OK\r\n");
+            c.send(RawClient.encode("GET".getBytes(), all));
+            byte[] reply = c.readReplyBytes();
+            ByteArrayOutputStream expected = new ByteArrayOutputStream();
+            expected.writeBytes("$256\r\n".getBytes(StandardCharsets.US_ASCII));
+            expected.writeBytes(all);
+            expected.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(reply).isEqualTo(expected.toByteArray());
+            assertThat(server.lettuceBinary().get(all)).isEqualTo(all);
+        }
+    }
+
+    @Test
+    void pipelineOfTenThousandCommandsAnswersInOrder() {
+        try (TestServer server = TestServer.start()) {
+            RawClient c = server.raw();
+            ByteArrayOutputStream wire = new ByteArrayOutputStream();
+            for (int i = 0; i < 10_000; i++) {
+                wire.writeBytes(RawClient.encode("INCR".getBytes(), "counter".getBytes()));
+            }
+            c.send(wire.toByteArray());
+            for (int i = 1; i <= 10_000; i++) {
+                assertThat(c.readReply()).isEqualTo(":" + i + "\r\n");
+            }
+        }
+    }
+
+    @Test
+    void stalledHalfCommandBlocksNobody() {
+        try (TestServer server = TestServer.start()) {
+            RawClient staller = server.raw();
+            staller.send("*2\r\n$3\r\nGET\r\n$100000\r\nabc");
+            RawClient other = server.raw();
+            assertThat(other.call("SET", "a", "1")).isEqualTo("+OK\r\n");
+            assertThat(other.call("GET", "a")).isEqualTo("$1\r\n1\r\n");
+            staller.send("x".repeat(100_000 - 3) + "\r\n");
+            assertThat(staller.readReply()).isEqualTo("$-1\r\n");
+        }
+    }
+
+    @Test
+    void maxclientsRefusesExtraConnections() {
+        try (TestServer server = TestServer.start(io.kevy.server.config.ServerOptions.MAXCLIENTS, 2)) {
+            RawClient a = server.raw();
+            RawClient b = server.raw();
+            assertThat(a.call("PING")).isEqualTo("+PONG\r\n");
+            assertThat(b.call("PING")).isEqualTo("+PONG\r\n");
+            RawClient c = server.raw();
+            assertThat(c.readReply()).isEqualTo("-ERR max number of clients reached\r\n");
+            assertThat(c.isClosedByServer()).isTrue();
+            a.close();
+            org.awaitility.Awaitility.await().untilAsserted(() -> {
+                try (RawClient d = RawClient.connect(server.port())) {
+                    assertThat(d.call("PING")).isEqualTo("+PONG\r\n");
+                }
+            });
+        }
+    }
+}
