@@ -1,0 +1,199 @@
+package io.kevy.engine.command;
+
+import static io.kevy.engine.command.CommandFlag.READONLY;
+import static io.kevy.engine.command.CommandSpec.command;
+import static io.kevy.engine.command.ZSetCommands.GROUP;
+
+import io.kevy.engine.Bytes;
+import io.kevy.engine.Errors;
+import io.kevy.engine.Glob;
+import io.kevy.engine.RedisNumbers;
+import io.kevy.engine.ReplySink;
+import io.kevy.engine.Strtod;
+import io.kevy.engine.struct.Dict;
+import io.kevy.engine.struct.SkipList;
+import io.kevy.engine.type.ZSetValue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Sorted-set commands that visit members in no fixed order: ZSCAN (Redis 7.0's {@code scanGenericCommand} for a
+ * sorted set: a listpack-encoded set is returned whole with cursor 0; a larger one is walked with the member
+ * table's reverse-binary cursor) and ZRANDMEMBER (Redis's four cases: negative count samples with repetition,
+ * a count at or above the size returns the whole set in order, otherwise distinct random members).
+ */
+final class ZSetScanCommands {
+    private ZSetScanCommands() {
+    }
+
+    static void register(CommandTable t) {
+        t.add(command("zscan", -3).flags(READONLY).keys(1, 1, 1).group(GROUP).since("2.8.0")
+                .summary("Incrementally iterate sorted sets elements and associated scores")
+                .handler(ZSetScanCommands::zscan));
+        t.add(command("zrandmember", -2).flags(READONLY).keys(1, 1, 1).group(GROUP).since("6.2.0")
+                .summary("Get one or multiple random elements from a sorted set")
+                .handler(ZSetScanCommands::zrandmember));
+    }
+
+    /**
+     * A SCAN cursor as Redis's {@code string2ull} reads it: a canonical non-negative integer, or what
+     * {@code strtoull} accepts in full (up to 2^64 - 1).
+     */
+    static long parseCursor(byte[] b) {
+        long v = RedisNumbers.parseLongOr(b, Long.MIN_VALUE);
+        if (v != Long.MIN_VALUE) {
+            if (v < 0) {
+                throw Call.fail(ZSetArgs.INVALID_CURSOR);
+            }
+            return v;
+        }
+        int i = 0;
+        while (i < b.length && Strtod.isSpace(b[i])) {
+            i++;
+        }
+        boolean negative = false;
+        if (i < b.length && (b[i] == '+' || b[i] == '-')) {
+            negative = b[i] == '-';
+            i++;
+        }
+        if (i == b.length) {
+            throw Call.fail(ZSetArgs.INVALID_CURSOR);
+        }
+        long acc = 0;
+        for (; i < b.length; i++) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9 || Long.compareUnsigned(acc, Long.divideUnsigned(-1L - d, 10)) > 0) {
+                throw Call.fail(ZSetArgs.INVALID_CURSOR);
+            }
+            acc = acc * 10 + d;
+        }
+        return negative ? -acc : acc;
+    }
+
+    private static void zscan(Call c) {
+        long cursor = parseCursor(c.arg(2));
+        ZSetValue z = c.read(c.arg(1), ZSetValue.class);
+        if (z == null) {
+            c.reply().array(2);
+            c.reply().bulk(Bytes.utf8("0"));
+            c.reply().array(0);
+            return;
+        }
+        long count = 10;
+        byte[] pattern = null;
+        for (int i = 3; i < c.argc(); i += 2) {
+            boolean hasValue = i + 1 < c.argc();
+            if (c.argIs(i, "count") && hasValue) {
+                count = c.longArg(i + 1);
+                if (count < 1) {
+                    throw Call.fail(Errors.SYNTAX);
+                }
+            } else if (c.argIs(i, "match") && hasValue) {
+                byte[] p = c.arg(i + 1);
+                pattern = p.length == 1 && p[0] == '*' ? null : p;
+            } else {
+                throw Call.fail(Errors.SYNTAX);
+            }
+        }
+        List<byte[]> members = new ArrayList<>();
+        List<Double> scores = new ArrayList<>();
+        if (z.encoding().equals("listpack")) {
+            for (SkipList.Node n = z.list().first(); n != null; n = n.next()) {
+                members.add(n.member());
+                scores.add(n.score());
+            }
+            cursor = 0;
+        } else {
+            long maxIterations = count * 10;
+            do {
+                cursor = z.dict().scan(cursor, n -> {
+                    members.add(n.key());
+                    scores.add(ZSetValue.scoreOf(n));
+                });
+            } while (cursor != 0 && maxIterations-- > 0 && members.size() < count);
+        }
+        ReplySink out = c.reply();
+        List<Integer> kept = new ArrayList<>(members.size());
+        for (int i = 0; i < members.size(); i++) {
+            if (pattern == null || Glob.matches(pattern, members.get(i), false)) {
+                kept.add(i);
+            }
+        }
+        out.array(2);
+        out.bulk(Bytes.utf8(Long.toUnsignedString(cursor)));
+        out.array(kept.size() * 2);
+        for (int i : kept) {
+            out.bulk(members.get(i));
+            out.bulkDouble(scores.get(i));
+        }
+    }
+
+    private static void zrandmember(Call c) {
+        if (c.argc() >= 3) {
+            zrandmemberWithCount(c);
+            return;
+        }
+        ZSetValue z = c.read(c.arg(1), ZSetValue.class);
+        if (z == null) {
+            c.reply().nullBulk();
+            return;
+        }
+        c.reply().bulk(z.dict().randomNode(ThreadLocalRandom.current()).key());
+    }
+
+    private static void zrandmemberWithCount(Call c) {
+        long l = ZSetArgs.rangeLong(c.arg(2), -Long.MAX_VALUE, Long.MAX_VALUE, null);
+        boolean withScores = false;
+        if (c.argc() > 4 || (c.argc() == 4 && !c.argIs(3, "withscores"))) {
+            throw Call.fail(Errors.SYNTAX);
+        } else if (c.argc() == 4) {
+            withScores = true;
+            if (l < -Long.MAX_VALUE / 2 || l > Long.MAX_VALUE / 2) {
+                throw Call.fail(ZSetArgs.OUT_OF_RANGE);
+            }
+        }
+        ZSetValue z = c.read(c.arg(1), ZSetValue.class);
+        if (z == null || l == 0) {
+            c.reply().array(0);
+            return;
+        }
+        boolean unique = l > 0;
+        long count = Math.abs(l);
+        ReplySink out = c.reply();
+        SplittableRandom rnd = new SplittableRandom(ThreadLocalRandom.current().nextLong());
+        if (!unique || count == 1) {
+            // a reply header holds an int: counts beyond it are cut there (Redis would run out of memory first)
+            int emitted = (int) Math.min(count, withScores ? Integer.MAX_VALUE / 2 : Integer.MAX_VALUE);
+            out.array(withScores ? emitted * 2 : emitted);
+            for (int i = 0; i < emitted; i++) {
+                Dict.Node<Object> n = z.dict().randomNode(rnd);
+                out.bulk(n.key());
+                if (withScores) {
+                    out.bulkDouble(ZSetValue.scoreOf(n));
+                }
+            }
+            return;
+        }
+        int size = z.size();
+        List<SkipList.Node> picked;
+        if (count >= size) {
+            picked = ZSetRangeCommands.byRank(z, 0, -1, false);
+        } else {
+            List<SkipList.Node> all = new ArrayList<>(size);
+            for (SkipList.Node n = z.list().first(); n != null; n = n.next()) {
+                all.add(n);
+            }
+            int k = (int) count;
+            for (int i = 0; i < k; i++) { // partial Fisher-Yates: the first k slots are a uniform sample
+                int j = i + rnd.nextInt(size - i);
+                SkipList.Node tmp = all.get(i);
+                all.set(i, all.get(j));
+                all.set(j, tmp);
+            }
+            picked = all.subList(0, k);
+        }
+        ZSetArgs.replyNodes(out, picked, withScores);
+    }
+}

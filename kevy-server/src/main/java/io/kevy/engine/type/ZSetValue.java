@@ -1,0 +1,231 @@
+package io.kevy.engine.type;
+
+import io.kevy.engine.RedisNumbers;
+import io.kevy.engine.ValueType;
+import io.kevy.engine.Verbs;
+import io.kevy.engine.struct.Dict;
+import io.kevy.engine.struct.SkipList;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A sorted set: a {@link Dict} from member to score (the score's raw bits live in the node's aux word) for O(1)
+ * lookups, plus a {@link SkipList} ordered by (score, member) for ranks and ranges. Both hold the same members.
+ *
+ * <p>OBJECT ENCODING reports {@code listpack} while the set is within Redis 7.0's
+ * {@code zset-max-listpack-entries} (128) and {@code zset-max-listpack-value} (64 bytes per member), and
+ * {@code skiplist} once it has outgrown them (and from then on, as Redis never converts back on deletes).
+ * Redis stores listpack scores as text, which turns {@code -0} into {@code 0}; this class does the same while the
+ * encoding is listpack, so ZSCORE answers as Redis does in both encodings.
+ *
+ * <p>Not thread-safe: used under the owning shard's lock. Member arrays are shared, never copied or mutated.
+ */
+public final class ZSetValue implements RedisValue {
+    public static final int LISTPACK_MAX_ENTRIES = 128;
+    public static final int LISTPACK_MAX_VALUE = 64;
+
+    private final Dict<Object> dict = new Dict<>();
+    private final SkipList list = new SkipList();
+    private boolean skiplist;
+
+    /** An empty sorted set in the listpack encoding. */
+    public ZSetValue() {
+    }
+
+    /**
+     * An empty sorted set that starts in the skiplist encoding when {@code skiplist} (as Redis creates one for a
+     * result known to be large).
+     */
+    public ZSetValue(boolean skiplist) {
+        this.skiplist = skiplist;
+    }
+
+    /** The score of {@code member}, or NaN when it is absent (NaN is never a stored score). */
+    public double score(byte[] member) {
+        Dict.Node<Object> n = dict.find(member);
+        return n == null ? Double.NaN : Double.longBitsToDouble(n.aux());
+    }
+
+    public boolean contains(byte[] member) {
+        return dict.find(member) != null;
+    }
+
+    /**
+     * Adds {@code member}, which must be absent, with {@code score} (not NaN). Switches to the skiplist encoding
+     * when the set outgrows the listpack limits.
+     *
+     * @return the score stored (differs from {@code score} only for {@code -0} in the listpack encoding)
+     */
+    public double insert(byte[] member, double score) {
+        if (!skiplist && (dict.size() + 1 > LISTPACK_MAX_ENTRIES || member.length > LISTPACK_MAX_VALUE)) {
+            skiplist = true;
+        }
+        double s = stored(score);
+        Dict.Node<Object> n = dict.addAbsent(member);
+        n.aux(Double.doubleToRawLongBits(s));
+        list.insert(s, member);
+        return s;
+    }
+
+    /**
+     * Changes the score of {@code member}, which must be present with score {@code current}.
+     *
+     * @return the score stored (see {@link #insert})
+     */
+    public double update(byte[] member, double current, double score) {
+        double s = stored(score);
+        Dict.Node<Object> n = dict.find(member);
+        n.aux(Double.doubleToRawLongBits(s));
+        list.updateScore(current, member, s);
+        return s;
+    }
+
+    private double stored(double score) {
+        return !skiplist && score == 0 ? 0.0 : score;
+    }
+
+    /** Removes {@code member}; returns false when it was absent. */
+    public boolean remove(byte[] member) {
+        Dict.Node<Object> n = dict.remove(member);
+        if (n == null) {
+            return false;
+        }
+        list.delete(Double.longBitsToDouble(n.aux()), member);
+        return true;
+    }
+
+    /** The 0-based rank of {@code member} in ascending order (descending when {@code reverse}), or -1. */
+    public long rank(byte[] member, boolean reverse) {
+        Dict.Node<Object> n = dict.find(member);
+        if (n == null) {
+            return -1;
+        }
+        long r = list.rank(Double.longBitsToDouble(n.aux()), member);
+        return reverse ? list.length() - 1 - r : r;
+    }
+
+    /** The ordered view; callers change the set only through this class. */
+    public SkipList list() {
+        return list;
+    }
+
+    /** The member table (SCAN, random members); the aux word of a node holds the score's raw bits. */
+    public Dict<Object> dict() {
+        return dict;
+    }
+
+    /** The score held by a node of {@link #dict()}. */
+    public static double scoreOf(Dict.Node<Object> n) {
+        return Double.longBitsToDouble(n.aux());
+    }
+
+    /** Deletes the members with a score in {@code r}, passing each removed node to {@code removed}. */
+    public int removeRange(SkipList.ScoreRange r, Consumer<SkipList.Node> removed) {
+        return list.deleteRange(r, n -> {
+            dict.remove(n.member());
+            removed.accept(n);
+        });
+    }
+
+    /** Deletes the members in the lex range {@code r}, passing each removed node to {@code removed}. */
+    public int removeRange(SkipList.LexRange r, Consumer<SkipList.Node> removed) {
+        return list.deleteRange(r, n -> {
+            dict.remove(n.member());
+            removed.accept(n);
+        });
+    }
+
+    /** Deletes the members at 0-based ranks {@code start..end}, passing each removed node to {@code removed}. */
+    public int removeRangeByRank(long start, long end, Consumer<SkipList.Node> removed) {
+        return list.deleteRangeByRank(start, end, n -> {
+            dict.remove(n.member());
+            removed.accept(n);
+        });
+    }
+
+    /**
+     * Switches a freshly built result to the listpack encoding when it fits the listpack limits, as Redis's
+     * {@code zsetConvertToListpackIfNeeded} does for ZUNIONSTORE, ZINTERSTORE and ZDIFFSTORE results.
+     */
+    public void convertToListpackIfFits() {
+        if (!skiplist || dict.size() > LISTPACK_MAX_ENTRIES) {
+            return;
+        }
+        for (SkipList.Node n = list.first(); n != null; n = n.next()) {
+            if (n.member().length > LISTPACK_MAX_VALUE) {
+                return;
+            }
+        }
+        skiplist = false;
+        List<byte[]> negativeZeros = new ArrayList<>();
+        for (SkipList.Node n = list.first(); n != null; n = n.next()) {
+            if (n.score() == 0 && Double.doubleToRawLongBits(n.score()) != 0) {
+                negativeZeros.add(n.member());
+            }
+        }
+        for (byte[] m : negativeZeros) {
+            update(m, -0.0, 0.0);
+        }
+    }
+
+    @Override
+    public ValueType type() {
+        return ValueType.ZSET;
+    }
+
+    @Override
+    public String encoding() {
+        return skiplist ? "skiplist" : "listpack";
+    }
+
+    @Override
+    public ZSetValue copy() {
+        ZSetValue z = new ZSetValue(skiplist);
+        for (SkipList.Node n = list.first(); n != null; n = n.next()) {
+            z.insert(n.member(), n.score());
+        }
+        return z;
+    }
+
+    @Override
+    public int size() {
+        return dict.size();
+    }
+
+    /** Emits {@code ZADD key score member ...} in ascending order, scores in the shortest round-trip form. */
+    @Override
+    public void rebuild(byte[] key, Consumer<byte[][]> frames) {
+        List<byte[]> chunk = new ArrayList<>();
+        for (SkipList.Node n = list.first(); n != null; n = n.next()) {
+            if (chunk.isEmpty()) {
+                chunk.add(Verbs.ZADD);
+                chunk.add(key);
+            }
+            chunk.add(frameScore(n.score()));
+            chunk.add(n.member());
+            if ((chunk.size() - 2) / 2 == REBUILD_CHUNK) {
+                frames.accept(chunk.toArray(new byte[0][]));
+                chunk.clear();
+            }
+        }
+        if (!chunk.isEmpty()) {
+            frames.accept(chunk.toArray(new byte[0][]));
+        }
+    }
+
+    /** A score as effect frames print it (feed contract §7: shortest round-trip decimal, {@code inf}/{@code -inf}). */
+    public static byte[] frameScore(double score) {
+        return RedisNumbers.formatShortest(score).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    public long memoryUsage() {
+        long bytes = 96;
+        for (SkipList.Node n = list.first(); n != null; n = n.next()) {
+            bytes += 48 + n.member().length + 96;
+        }
+        return bytes;
+    }
+}
