@@ -83,13 +83,9 @@ final class ZSetPopCommands {
         if (c.argc() == 3) {
             count = ZSetArgs.nonNegative(c.arg(2), ZSetArgs.MUST_BE_POSITIVE);
         }
-        if (count == 0) {
-            c.reply().array(0);
-            return;
-        }
         byte[] key = c.arg(1);
         ZSetValue z = c.value(key, ZSetValue.class);
-        if (z == null) {
+        if (z == null || count == 0) {
             c.reply().array(0);
             return;
         }

@@ -214,7 +214,7 @@ final class ZSetRangeCommands {
         if (offset > 0 && offset >= z.size()) {
             return List.of();
         }
-        SkipList.Node x = skip(z, reverse ? z.list().lastInRange(r) : z.list().firstInRange(r), offset, reverse);
+        SkipList.Node x = skip(z, reverse ? z.lastInRange(r) : z.firstInRange(r), offset, reverse);
         List<SkipList.Node> out = new ArrayList<>();
         while (x != null && limit-- != 0) {
             if (reverse ? !r.gteMin(x.member()) : !r.lteMax(x.member())) {
@@ -243,7 +243,7 @@ final class ZSetRangeCommands {
             c.reply().integer(0);
             return;
         }
-        c.reply().integer(count(z, z.list().firstInRange(r), z.list().lastInRange(r)));
+        c.reply().integer(z.lexCount(r));
     }
 
     /** Elements from {@code first} to {@code last} inclusive, by rank; 0 when either is null. */

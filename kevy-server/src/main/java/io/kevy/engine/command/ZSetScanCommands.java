@@ -38,24 +38,23 @@ final class ZSetScanCommands {
     }
 
     /**
-     * A SCAN cursor as Redis's {@code string2ull} reads it: a canonical non-negative integer, or what
-     * {@code strtoull} accepts in full (up to 2^64 - 1).
+     * A SCAN cursor as Redis 7.0's {@code parseScanCursorOrReply} reads it with {@code strtoul}: no leading space,
+     * an optional sign (a minus negates modulo 2^64), decimal digits to the end, at most 2^64 - 1; the empty
+     * string is 0.
+     *
+     * @throws io.kevy.engine.CommandException {@code ERR invalid cursor}
      */
     static long parseCursor(byte[] b) {
-        long v = RedisNumbers.parseLongOr(b, Long.MIN_VALUE);
-        if (v != Long.MIN_VALUE) {
-            if (v < 0) {
-                throw Call.fail(ZSetArgs.INVALID_CURSOR);
-            }
-            return v;
+        if (b.length == 0) {
+            return 0;
+        }
+        if (Strtod.isSpace(b[0])) {
+            throw Call.fail(ZSetArgs.INVALID_CURSOR);
         }
         int i = 0;
-        while (i < b.length && Strtod.isSpace(b[i])) {
-            i++;
-        }
         boolean negative = false;
-        if (i < b.length && (b[i] == '+' || b[i] == '-')) {
-            negative = b[i] == '-';
+        if (b[0] == '+' || b[0] == '-') {
+            negative = b[0] == '-';
             i++;
         }
         if (i == b.length) {
@@ -99,7 +98,8 @@ final class ZSetScanCommands {
         }
         List<byte[]> members = new ArrayList<>();
         List<Double> scores = new ArrayList<>();
-        if (z.encoding().equals("listpack")) {
+        boolean listpack = z.encoding().equals("listpack");
+        if (listpack) {
             for (SkipList.Node n = z.list().first(); n != null; n = n.next()) {
                 members.add(n.member());
                 scores.add(n.score());
@@ -126,8 +126,23 @@ final class ZSetScanCommands {
         out.array(kept.size() * 2);
         for (int i : kept) {
             out.bulk(members.get(i));
-            out.bulkDouble(scores.get(i));
+            if (listpack) {
+                out.bulk(Bytes.utf8(listpackScore(scores.get(i))));
+            } else {
+                out.bulkDouble(scores.get(i));
+            }
         }
+    }
+
+    /**
+     * A score as a listpack stores it (Redis's {@code d2string}), which ZSCAN returns verbatim: integral values
+     * within half the {@code long long} range as integers, everything else as {@code %.17g}.
+     */
+    static String listpackScore(double d) {
+        if (d == Math.rint(d) && d >= -(Long.MAX_VALUE / 2) && d <= Long.MAX_VALUE / 2) {
+            return Long.toString((long) d);
+        }
+        return RedisNumbers.formatDouble(d);
     }
 
     private static void zrandmember(Call c) {
@@ -179,7 +194,7 @@ final class ZSetScanCommands {
         int size = z.size();
         List<SkipList.Node> picked;
         if (count >= size) {
-            picked = ZSetRangeCommands.byRank(z, 0, -1, false);
+            picked = ZSetRangeCommands.byRank(z, 0, -1, true); // Redis answers in descending order
         } else {
             List<SkipList.Node> all = new ArrayList<>(size);
             for (SkipList.Node n = z.list().first(); n != null; n = n.next()) {

@@ -129,12 +129,85 @@ public final class ZSetValue implements RedisValue {
         });
     }
 
+    /*
+     * Lex ranges assume equal scores. When scores differ, members are not sorted along the list and Redis's answer
+     * depends on the encoding: a listpack is scanned linearly from either end, a skiplist is walked through its
+     * levels. The lex methods below follow the listpack rules while this set is listpack-encoded (at most 128
+     * members, so a scan is cheap), which makes replies to mixed-score sets the same as Redis's; for skiplist sets
+     * Redis's answer depends on its random levels, and the SkipList walk is used.
+     */
+
+    private boolean overlapsLinear(SkipList.LexRange r) {
+        return !r.isEmpty() && list.length() > 0 && r.gteMin(list.last().member()) && r.lteMax(list.first().member());
+    }
+
+    /** The first member in the lex range {@code r}, or null (see the note on lex ranges above). */
+    public SkipList.Node firstInRange(SkipList.LexRange r) {
+        if (skiplist) {
+            return list.firstInRange(r);
+        }
+        if (!overlapsLinear(r)) {
+            return null;
+        }
+        for (SkipList.Node n = list.first(); n != null; n = n.next()) {
+            if (r.gteMin(n.member())) {
+                return r.lteMax(n.member()) ? n : null;
+            }
+        }
+        return null;
+    }
+
+    /** The last member in the lex range {@code r}, or null (see the note on lex ranges above). */
+    public SkipList.Node lastInRange(SkipList.LexRange r) {
+        if (skiplist) {
+            return list.lastInRange(r);
+        }
+        if (!overlapsLinear(r)) {
+            return null;
+        }
+        for (SkipList.Node n = list.last(); n != null; n = n.prev()) {
+            if (r.lteMax(n.member())) {
+                return r.gteMin(n.member()) ? n : null;
+            }
+        }
+        return null;
+    }
+
+    /** How many members ZLEXCOUNT counts in {@code r} (see the note on lex ranges above). */
+    public long lexCount(SkipList.LexRange r) {
+        SkipList.Node first = firstInRange(r);
+        if (first == null) {
+            return 0;
+        }
+        if (skiplist) {
+            SkipList.Node last = list.lastInRange(r);
+            return last == null ? 0 : Math.max(0, list.rank(last) - list.rank(first) + 1);
+        }
+        long count = 0;
+        for (SkipList.Node n = first; n != null && r.lteMax(n.member()); n = n.next()) {
+            count++;
+        }
+        return count;
+    }
+
     /** Deletes the members in the lex range {@code r}, passing each removed node to {@code removed}. */
     public int removeRange(SkipList.LexRange r, Consumer<SkipList.Node> removed) {
-        return list.deleteRange(r, n -> {
-            dict.remove(n.member());
+        if (skiplist) {
+            return list.deleteRange(r, n -> {
+                dict.remove(n.member());
+                removed.accept(n);
+            });
+        }
+        int count = 0;
+        SkipList.Node n = firstInRange(r);
+        while (n != null && r.lteMax(n.member())) {
+            SkipList.Node next = n.next();
+            remove(n.member());
             removed.accept(n);
-        });
+            count++;
+            n = next;
+        }
+        return count;
     }
 
     /** Deletes the members at 0-based ranks {@code start..end}, passing each removed node to {@code removed}. */
