@@ -15,8 +15,8 @@ import io.kevy.engine.struct.SkipList;
 import io.kevy.engine.type.ZSetValue;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 
 /**
  * Sorted-set commands that visit members in no fixed order: ZSCAN (Redis 7.0's {@code scanGenericCommand} for a
@@ -112,7 +112,7 @@ final class ZSetScanCommands {
                     members.add(n.key());
                     scores.add(ZSetValue.scoreOf(n));
                 });
-            } while (cursor != 0 && maxIterations-- > 0 && members.size() < count);
+            } while (cursor != 0 && maxIterations-- != 0 && members.size() < count); // as Redis: C truthiness
         }
         ReplySink out = c.reply();
         List<Integer> kept = new ArrayList<>(members.size());
@@ -177,7 +177,7 @@ final class ZSetScanCommands {
         boolean unique = l > 0;
         long count = Math.abs(l);
         ReplySink out = c.reply();
-        SplittableRandom rnd = new SplittableRandom(ThreadLocalRandom.current().nextLong());
+        RandomGenerator rnd = ThreadLocalRandom.current();
         if (!unique || count == 1) {
             // a reply header holds an int: counts beyond it are cut there (Redis would run out of memory first)
             int emitted = (int) Math.min(count, withScores ? Integer.MAX_VALUE / 2 : Integer.MAX_VALUE);

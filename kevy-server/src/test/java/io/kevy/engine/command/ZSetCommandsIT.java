@@ -144,6 +144,33 @@ class ZSetCommandsIT {
     }
 
     @Test
+    void negativeZeroSurvivesOnlyWhereRedisKeepsASkiplist() {
+        List<String> args = new ArrayList<>(List.of("ZADD", "src", "-0", "nz"));
+        for (int i = 1; i <= 200; i++) {
+            args.add(Integer.toString(i));
+            args.add("m" + i);
+        }
+        same(args.toArray(new String[0]));
+        same("ZSCORE", "src", "nz");
+        same("ZRANGESTORE", "d1", "src", "0", "-1");
+        same("ZSCORE", "d1", "nz");
+        same("ZRANGESTORE", "d2", "src", "-inf", "inf", "BYSCORE");
+        same("ZSCORE", "d2", "nz");
+        same("ZUNIONSTORE", "d3", "1", "src");
+        same("ZSCORE", "d3", "nz");
+        same("ZRANGESTORE", "d4", "src", "0", "100");
+        same("ZSCORE", "d4", "nz");
+        same("ZUNIONSTORE", "d5", "1", "d4");
+        same("ZSCORE", "d5", "nz");
+        same("ZADD", "nk2", "-0", "nz", "1", "x".repeat(70));
+        same("ZSCORE", "nk2", "nz");
+        same("ZADD", "nk3", "-0", "x".repeat(70), "1", "nz");
+        same("ZSCORE", "nk3", "x".repeat(70));
+        same("ZUNION", "1", "src", "WEIGHTS", "-1", "WITHSCORES");
+        same("ZINTER", "1", "d4", "WEIGHTS", "-1", "WITHSCORES");
+    }
+
+    @Test
     void removeAndLookups() {
         same("ZADD", "z", "1", "a", "2", "b", "3", "c");
         same("ZREM", "z", "a", "a", "nope");
