@@ -15,6 +15,10 @@ import java.util.function.Consumer;
  * <p>Lookups expire lazily: a key whose time has passed is deleted on access and its owner {@link Shard}
  * emits {@code DEL key} (feed contract §7), so reads can produce frames.
  *
+ * <p>A node's meta word holds, as Redis's {@code robj.lru} does, the access clock: seconds since the epoch
+ * modulo 2^24 in its upper 24 bits, set when the key is stored and on every {@link #node} lookup (not on
+ * {@link #peek}), for OBJECT IDLETIME. Its low 8 bits are the {@linkplain #encodingHint string encoding hint}.
+ *
  * <p><b>Not thread-safe:</b> only used under the owning shard's lock.
  */
 public final class Keyspace {
@@ -40,8 +44,23 @@ public final class Keyspace {
         return expires.size();
     }
 
-    /** Returns the live node of {@code key}, expiring it first when its time is {@code <= now}; or null. */
+    /**
+     * Returns the live node of {@code key}, expiring it first when its time is {@code <= now}; or null. Updates
+     * the key's access clock (Redis's lookupKey).
+     */
     public Dict.Node<Object> node(byte[] key, long now) {
+        Dict.Node<Object> n = peek(key, now);
+        if (n != null) {
+            n.meta(lruMeta(now) | (n.meta() & HINT_MASK));
+        }
+        return n;
+    }
+
+    /**
+     * As {@link #node} without updating the access clock (Redis's {@code LOOKUP_NOTOUCH}: TYPE, TTL, OBJECT,
+     * the type filter of SCAN).
+     */
+    public Dict.Node<Object> peek(byte[] key, long now) {
         Dict.Node<Object> n = dict.find(key);
         if (n != null && n.aux() != NO_EXPIRY && n.aux() <= now) {
             expire(n);
@@ -84,6 +103,7 @@ public final class Keyspace {
     public Dict.Node<Object> put(byte[] key, Object value, boolean keepTtl) {
         Dict.Node<Object> n = dict.findOrAdd(key);
         n.value(value);
+        n.meta(lruMeta(clockMillis()));
         if (!keepTtl && n.aux() != NO_EXPIRY) {
             n.aux(NO_EXPIRY);
             expires.remove(key);
@@ -95,6 +115,7 @@ public final class Keyspace {
     public Dict.Node<Object> add(byte[] key, Object value) {
         Dict.Node<Object> n = dict.findOrAdd(key);
         n.value(value);
+        n.meta(lruMeta(clockMillis()));
         if (n.aux() != NO_EXPIRY) {
             n.aux(NO_EXPIRY);
             expires.remove(key);
@@ -224,6 +245,52 @@ public final class Keyspace {
     public void rehashSteps(int steps) {
         dict.rehashSteps(steps);
         expires.rehashSteps(steps);
+    }
+
+    /** Low bits of the meta word: the string encoding hint. */
+    private static final int HINT_MASK = 0xff;
+    /** Redis's LRU_CLOCK_MAX: the access clock wraps at 2^24 seconds. */
+    private static final int LRU_CLOCK_MAX = (1 << 24) - 1;
+
+    /**
+     * The string encoding hint of {@code n}: 0 (the default, set whenever a value is stored) means "as the bytes
+     * say", other values are owned by the string commands (a string Redis keeps {@code raw} after APPEND, ...).
+     */
+    public static int encodingHint(Dict.Node<Object> n) {
+        return n.meta() & HINT_MASK;
+    }
+
+    /** Sets the string encoding hint (0..255) of {@code n}; see {@link #encodingHint}. */
+    public static void encodingHint(Dict.Node<Object> n, int hint) {
+        n.meta((n.meta() & ~HINT_MASK) | (hint & HINT_MASK));
+    }
+
+    /**
+     * Milliseconds since {@code n} was last stored or looked up, at one-second resolution, as Redis's
+     * {@code estimateObjectIdleTime} (the 24-bit clock wraps after 194 days).
+     */
+    public static long idleMillis(Dict.Node<Object> n, long now) {
+        int clock = lruClock(now);
+        int lru = n.meta() >>> 8;
+        long secs = clock >= lru ? clock - lru : clock + (LRU_CLOCK_MAX - lru);
+        return secs * 1000;
+    }
+
+    /** Copies the access clock and the encoding hint of {@code from} to {@code to} (RENAME moves the object). */
+    public static void copyMeta(Dict.Node<Object> from, Dict.Node<Object> to) {
+        to.meta(from.meta());
+    }
+
+    private static int lruClock(long nowMillis) {
+        return (int) ((nowMillis / 1000) & LRU_CLOCK_MAX);
+    }
+
+    private static int lruMeta(long nowMillis) {
+        return lruClock(nowMillis) << 8;
+    }
+
+    private long clockMillis() {
+        return shard.engine().clock().millis();
     }
 
     /** The TYPE of a stored value. */

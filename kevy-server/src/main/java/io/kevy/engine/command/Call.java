@@ -124,6 +124,14 @@ public final class Call {
         return db(key).node(key, now);
     }
 
+    /**
+     * The live node of {@code key} (lazy expiry) without updating its access time, or null: Redis's
+     * {@code LOOKUP_NOTOUCH} lookups (TYPE, EXISTS, TTL, OBJECT).
+     */
+    public Dict.Node<Object> peek(byte[] key) {
+        return db(key).peek(key, now);
+    }
+
     /** The live value of {@code key} or null, for a write (no hit/miss accounting). */
     public Object value(byte[] key) {
         return db(key).get(key, now);

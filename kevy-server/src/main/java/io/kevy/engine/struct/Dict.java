@@ -42,6 +42,7 @@ public final class Dict<V> {
         final int hash;
         V value;
         long aux;
+        int meta;
         Node<V> next;
 
         Node(byte[] key, int hash) {
@@ -69,6 +70,18 @@ public final class Dict<V> {
 
         public void aux(long aux) {
             this.aux = aux;
+        }
+
+        /**
+         * A second owner-defined word, 0 for a new node (the keyspace keeps the access clock and the string
+         * encoding there). Costs no memory: the node's padding has room for it.
+         */
+        public int meta() {
+            return meta;
+        }
+
+        public void meta(int meta) {
+            this.meta = meta;
         }
     }
 
