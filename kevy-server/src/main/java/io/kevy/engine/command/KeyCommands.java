@@ -26,6 +26,8 @@ import java.util.Arrays;
  * shards.
  */
 final class KeyCommands {
+    static final ErrorReply INT_RANGE =
+            ErrorReply.err("value is out of range, value must between -2147483648 and 2147483647");
     static final ErrorReply SAME_OBJECT = ErrorReply.err("source and destination objects are the same");
 
     private KeyCommands() {
@@ -151,7 +153,7 @@ final class KeyCommands {
             } else if (c.argIs(j, "db") && j + 1 < c.argc()) {
                 long db = c.longArg(++j);
                 if (db < Integer.MIN_VALUE || db > Integer.MAX_VALUE) {
-                    throw Call.fail(Errors.NOT_INTEGER);
+                    throw Call.fail(INT_RANGE);
                 }
                 if (db != 0) {
                     throw Call.fail(Errors.DB_INDEX_OUT_OF_RANGE);

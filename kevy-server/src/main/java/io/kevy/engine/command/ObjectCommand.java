@@ -46,7 +46,7 @@ final class ObjectCommand {
             "    Return the number of references of the value associated with the specified",
             "    <key>.",
             "HELP",
-            "    Print this help.");
+            "    Prints this help.");
 
     private ObjectCommand() {
     }
