@@ -191,18 +191,14 @@ public final class Keyspace {
     }
 
     /**
-     * A random live key, or null when there is none. Expired samples are reaped on the way; when every key is
-     * volatile, after 100 expired samples the last one is returned rather than looping (Redis does the same).
+     * A random live key, or null when there is none. Expired samples are deleted on the way (each emits
+     * {@code DEL key}), as Redis's {@code dbRandomKey} does on a master, so the loop ends: every round either
+     * returns a key or removes one.
      */
     public byte[] randomKey(long now) {
-        boolean allVolatile = dict.size() == expires.size();
-        int maxTries = 100;
         while (dict.size() > 0) {
             Dict.Node<Object> n = dict.randomNode(random);
             if (isLive(n, now)) {
-                return n.key();
-            }
-            if (allVolatile && --maxTries == 0) {
                 return n.key();
             }
             expire(n);
