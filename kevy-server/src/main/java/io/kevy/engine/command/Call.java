@@ -132,6 +132,13 @@ public final class Call {
         return db(key).peek(key, now);
     }
 
+    /** As {@link #peek}, counting a keyspace hit or miss (read commands: EXISTS, TYPE, TTL, OBJECT). */
+    public Dict.Node<Object> peekRead(byte[] key) {
+        Dict.Node<Object> n = db(key).peek(key, now);
+        engine.countLookup(n != null);
+        return n;
+    }
+
     /** The live value of {@code key} or null, for a write (no hit/miss accounting). */
     public Object value(byte[] key) {
         return db(key).get(key, now);

@@ -147,7 +147,7 @@ final class ExpireCommands {
      * or in seconds rounded to nearest ({@code (ms+500)/1000}), never below 0.
      */
     private static void ttl(Call c, boolean ms, boolean absolute) {
-        Dict.Node<Object> n = c.peek(c.arg(1));
+        Dict.Node<Object> n = c.peekRead(c.arg(1));
         if (n == null) {
             c.reply().integer(-2);
             return;

@@ -46,7 +46,7 @@ final class KeyCommands {
                         + "were last accessed.").handler(c -> c.reply().integer(count(c, true))));
         t.add(command("type", 2).flags(READONLY, FAST).keys(1, 1, 1).group("generic").since("1.0.0")
                 .summary("Determines the type of value stored at a key.").handler(c -> {
-                    Dict.Node<Object> n = c.peek(c.arg(1));
+                    Dict.Node<Object> n = c.peekRead(c.arg(1));
                     c.reply().simple(n == null ? "none" : Keyspace.typeOf(n.value()).typeName());
                 }));
         t.add(command("rename", 3).flags(WRITE).keys(1, 2, 1).group("generic").since("1.0.0")
@@ -79,7 +79,9 @@ final class KeyCommands {
     private static long count(Call c, boolean touch) {
         long n = 0;
         for (int i = 1; i < c.argc(); i++) {
-            if ((touch ? c.node(c.arg(i)) : c.peek(c.arg(i))) != null) {
+            Dict.Node<Object> node = touch ? c.node(c.arg(i)) : c.peek(c.arg(i));
+            c.engine().countLookup(node != null);
+            if (node != null) {
                 n++;
             }
         }

@@ -73,7 +73,7 @@ final class ObjectCommand {
     }
 
     private static void encoding(Call c) {
-        Dict.Node<Object> n = c.peek(c.arg(2));
+        Dict.Node<Object> n = c.peekRead(c.arg(2));
         if (n == null) {
             c.reply().nullBulk();
         } else if (n.value() instanceof byte[] s) {
@@ -84,7 +84,7 @@ final class ObjectCommand {
     }
 
     private static void refcount(Call c) {
-        Dict.Node<Object> n = c.peek(c.arg(2));
+        Dict.Node<Object> n = c.peekRead(c.arg(2));
         if (n == null) {
             c.reply().nullBulk();
         } else if (n.value() instanceof byte[] s) {
@@ -95,7 +95,7 @@ final class ObjectCommand {
     }
 
     private static void idletime(Call c) {
-        Dict.Node<Object> n = c.peek(c.arg(2));
+        Dict.Node<Object> n = c.peekRead(c.arg(2));
         if (n == null) {
             c.reply().nullBulk();
         } else if (lfu(c)) {
@@ -106,7 +106,7 @@ final class ObjectCommand {
     }
 
     private static void freq(Call c) {
-        Dict.Node<Object> n = c.peek(c.arg(2));
+        Dict.Node<Object> n = c.peekRead(c.arg(2));
         if (n == null) {
             c.reply().nullBulk();
         } else if (!lfu(c)) {
