@@ -9,8 +9,9 @@ import java.util.random.RandomGenerator;
  * tables, incremental rehashing between two tables, and a reverse-binary {@link #scan scan cursor}.
  *
  * <p>Used for the keyspace of a shard, for hash fields, set members and the member index of sorted sets.
- * Each {@link Node} carries the key, one object value and one {@code long} "aux" word (the keyspace keeps the
- * expiry time there, the sorted set its score), so no second map is needed for those.
+ * Each {@link Node} carries the key, one object value, one {@code long} "aux" word (the keyspace keeps the
+ * expiry time there, the sorted set its score) and one {@code int} "meta" word (the keyspace's access clock and
+ * string encoding), so no second map is needed for those.
  *
  * <p><b>Not thread-safe.</b> The owner (a shard, under its lock) serialises access. Keys are never copied:
  * the caller must not mutate a {@code byte[]} after handing it to the table.
