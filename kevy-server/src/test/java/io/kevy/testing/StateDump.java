@@ -6,6 +6,7 @@ import io.kevy.engine.Shard;
 import io.kevy.engine.type.HashValue;
 import io.kevy.engine.type.ListValue;
 import io.kevy.engine.type.SetValue;
+import io.kevy.engine.type.ZSetValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A comparable picture of an engine's whole state: key → type, value (lists in order, sets and hashes sorted)
+ * A comparable picture of an engine's whole state: key → type, value (lists in order, sets, hashes and sorted sets sorted)
  * and expiry time. Two engines with equal dumps hold the same data (the completeness invariant of feed
  * contract §7 is checked by replaying one's frames into the other and comparing dumps).
  */
@@ -82,6 +83,15 @@ public final class StateDump {
             Map<String, String> e = new TreeMap<>();
             h.fields().forEach(n -> e.put(str(n.key()), str(n.value())));
             return "hash " + e;
+        }
+        if (v instanceof ZSetValue z) {
+            Map<String, String> e = new TreeMap<>();
+            z.rebuild(new byte[0], frame -> {
+                for (int i = 2; i + 1 < frame.length; i += 2) {
+                    e.put(str(frame[i + 1]), str(frame[i]));
+                }
+            });
+            return "zset " + e;
         }
         return v.getClass().getSimpleName() + " " + v;
     }

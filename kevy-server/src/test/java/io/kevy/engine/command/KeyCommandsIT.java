@@ -114,6 +114,76 @@ class KeyCommandsIT {
     }
 
     @Test
+    void everyTypeWorksForTypeCopyRenameObjectAndScan() {
+        diff.same("RPUSH", "list", "a", "b", "c");
+        diff.same("SADD", "set", "1", "2", "3");
+        diff.same("SADD", "tset", "x", "y");
+        diff.same("ZADD", "zset", "1", "a", "2.5", "b", "-inf", "c");
+        diff.same("HSET", "hash", "f", "v");
+        diff.same("SET", "str", "v", "EXAT", "99999999999");
+        for (String k : new String[] {"list", "set", "tset", "zset", "hash"}) {
+            diff.same("TYPE", k);
+            diff.same("OBJECT", "ENCODING", k);
+            diff.same("OBJECT", "REFCOUNT", k);
+            diff.same("PEXPIREAT", k, "99999999999123");
+            for (String dst : new String[] {"dst", "{" + k + "}dst", "x1", "x2"}) {
+                diff.same("COPY", k, dst);
+                diff.same("TYPE", dst);
+                diff.same("OBJECT", "ENCODING", dst);
+                diff.same("PEXPIRETIME", dst);
+                contentsSame(dst);
+                diff.same("COPY", "str", dst, "REPLACE");
+                diff.same("RENAME", k, dst);
+                diff.same("TYPE", dst);
+                diff.same("PEXPIRETIME", dst);
+                contentsSame(dst);
+                diff.same("RENAMENX", dst, k);
+                diff.same("EXISTS", dst, k);
+            }
+        }
+        diff.same("LPUSH", "list", "z");
+        diff.same("LRANGE", "list", "0", "-1");
+        for (String type : new String[] {"list", "set", "zset", "hash", "string", "none", "LIST", "stream"}) {
+            assertThat(sorted(kevyScan(type))).as("SCAN TYPE %s", type).isEqualTo(sorted(redisScan(type)));
+        }
+        diff.same("GET", "list");
+        diff.same("INCR", "set");
+        diff.same("APPEND", "zset", "x");
+        diff.same("SET", "list", "v", "GET");
+        diff.same("GETDEL", "hash");
+        diff.same("LCS", "list", "str");
+        diff.same("MGET", "list", "str", "set");
+    }
+
+    private static void contentsSame(String k) {
+        diff.same("LRANGE", k, "0", "-1");
+        diff.same("SCARD", k);
+        diff.same("SISMEMBER", k, "2");
+        diff.same("ZRANGE", k, "0", "-1", "WITHSCORES");
+        diff.same("HGET", k, "f");
+        diff.same("GET", k);
+    }
+
+    private static List<String> kevyScan(String type) {
+        return scanAll(kevy.lettuce(), type);
+    }
+
+    private static List<String> redisScan(String type) {
+        return scanAll(redisLettuce, type);
+    }
+
+    private static List<String> scanAll(RedisCommands<String, String> r, String type) {
+        List<String> out = new ArrayList<>();
+        io.lettuce.core.KeyScanCursor<String> c = r.scan(io.lettuce.core.KeyScanArgs.Builder.type(type).limit(3));
+        out.addAll(c.getKeys());
+        while (!c.isFinished()) {
+            c = r.scan(c, io.lettuce.core.KeyScanArgs.Builder.type(type).limit(3));
+            out.addAll(c.getKeys());
+        }
+        return out;
+    }
+
+    @Test
     void copyMatchesRedis() {
         diff.same("COPY", "nokey", "x");
         diff.same("SET", "a", "v", "EXAT", "99999999999");

@@ -9,6 +9,7 @@ import io.kevy.testing.RawClient;
 import io.kevy.testing.TestServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -66,10 +67,18 @@ class StringKeyFramesIT {
         return Slots.shard(key.getBytes(StandardCharsets.UTF_8), SHARDS);
     }
 
-    /** Runs a command, asserts its reply, and returns the frames it produced. */
+    /** Runs a command, asserts its reply, and returns the frames it produced as {@code "<shard>: <frame>"}. */
     private static List<String> run(String reply, String... cmd) {
         assertThat(raw.call(cmd)).as(String.join(" ", cmd)).isEqualTo(reply);
-        return frames.take();
+        return take();
+    }
+
+    private static List<String> take() {
+        List<String> out = new ArrayList<>();
+        for (FrameRecorder.Frame f : frames.takeFrames()) {
+            out.add(f.shard() + ": " + f.text());
+        }
+        return out;
     }
 
     private static void setup(String... cmd) {
@@ -251,6 +260,19 @@ class StringKeyFramesIT {
         assertThat(f.get(1)).isIn(shard(K3) + ": HSET " + K3 + " f1 a f2 b", shard(K3) + ": HSET " + K3 + " f2 b f1 a");
         assertThat(f.get(2)).isEqualTo(shard(K2) + ": DEL " + K2);
         assertThat(run(":0\r\n", "RENAMENX", K1, K3)).isEmpty();
+        setup("RPUSH", K0, "a", "b", "c");
+        setup("SET", K2, "old");
+        assertThat(run("+OK\r\n", "RENAME", K0, K2)).containsExactly(
+                shard(K2) + ": DEL " + K2,
+                shard(K2) + ": RPUSH " + K2 + " a b c",
+                shard(K0) + ": DEL " + K0);
+        setup("ZADD", K0, "1", "a", "2.5", "b");
+        setup("PEXPIREAT", K0, "99999999999321");
+        assertThat(run("+OK\r\n", "RENAME", K0, K1)).containsExactly(
+                shard(K1) + ": DEL " + K1,
+                shard(K1) + ": ZADD " + K1 + " 1 a 2.5 b",
+                shard(K1) + ": PEXPIREAT " + K1 + " 99999999999321",
+                shard(K0) + ": DEL " + K0);
     }
 
     @Test
@@ -268,6 +290,12 @@ class StringKeyFramesIT {
         setup("HSET", K2, "f", "v");
         assertThat(run(":1\r\n", "COPY", K2, K3)).containsExactly(shard(K3) + ": HSET " + K3 + " f v");
         assertThat(run(":0\r\n", "COPY", "none", K3)).isEmpty();
+        setup("SADD", K0 + "s", "m");
+        assertThat(run(":1\r\n", "COPY", K0 + "s", K3, "REPLACE"))
+                .containsExactly(shard(K3) + ": DEL " + K3, shard(K3) + ": SADD " + K3 + " m");
+        setup("RPUSH", K0 + "l", "x", "y");
+        assertThat(run(":1\r\n", "COPY", K0 + "l", "{" + K0 + "l}c"))
+                .containsExactly(shard(K0 + "l") + ": RPUSH {" + K0 + "l}c x y");
         assertThat(run("-ERR source and destination objects are the same\r\n", "COPY", K2, K2)).isEmpty();
     }
 
@@ -282,7 +310,7 @@ class StringKeyFramesIT {
         };
         for (String[] r : reads) {
             raw.call(r);
-            assertThat(frames.take()).as(String.join(" ", r)).isEmpty();
+            assertThat(take()).as(String.join(" ", r)).isEmpty();
         }
     }
 
@@ -294,6 +322,6 @@ class StringKeyFramesIT {
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> System.currentTimeMillis() > t0 + 40);
         assertThat(raw.call("GET", K0)).isEqualTo("$-1\r\n");
         assertThat(raw.call("SCAN", "0", "COUNT", "1000")).doesNotContain(K1);
-        assertThat(frames.take()).containsExactlyInAnyOrder(shard(K0) + ": DEL " + K0, shard(K1) + ": DEL " + K1);
+        assertThat(take()).containsExactlyInAnyOrder(shard(K0) + ": DEL " + K0, shard(K1) + ": DEL " + K1);
     }
 }

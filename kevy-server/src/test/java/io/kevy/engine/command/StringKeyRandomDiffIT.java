@@ -94,7 +94,13 @@ class StringKeyRandomDiffIT {
     private static String[] command(Random rnd) {
         String k = key(rnd);
         String v = pick(rnd, VALUES);
-        switch (rnd.nextInt(34)) {
+        switch (rnd.nextInt(40)) {
+            case 34: return new String[] {"RPUSH", k, v, "w"};
+            case 35: return new String[] {"SADD", k, "1", "2", v};
+            case 36: return new String[] {"ZADD", k, Integer.toString(rnd.nextInt(5)), v};
+            case 37: return new String[] {"LRANGE", k, "0", "-1"};
+            case 38: return new String[] {"ZRANGE", k, "0", "-1", "WITHSCORES"};
+            case 39: return new String[] {"SCARD", k};
             case 0:
             case 1: {
                 List<String> cmd = new ArrayList<>(List.of("SET", k, v));

@@ -5,17 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kevy.server.config.ServerOptions;
 import io.kevy.testing.FrameRecorder;
 import io.kevy.testing.RawClient;
+import io.kevy.testing.StateDump;
 import io.kevy.testing.TestServer;
-import io.lettuce.core.api.sync.RedisCommands;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
  * The completeness invariant (feed contract §7) for the string and key commands: a seeded random mix of
- * commands runs on one 4-shard server in rounds; after each round every new frame is replayed as a command onto
+ * commands (with lists, sets, sorted sets and hashes among the values) runs on one 4-shard server in rounds; after each round every new frame is replayed as a command onto
  * a server that started empty, and the two keyspaces must be equal (keys, types, values, absolute expiry times). TTLs are either far
  * in the future or already past, so nothing expires while the test runs.
  */
@@ -33,20 +31,19 @@ class StringKeyReplayIT {
             FrameRecorder recorder = FrameRecorder.attach(source.server().engine());
             RawClient src = source.raw();
             RawClient dst = mirror.raw();
-            RedisCommands<String, String> sourceView = source.lettuce();
-            RedisCommands<String, String> mirrorView = mirror.lettuce();
             int replayed = 0;
             for (int round = 0; round < 80; round++) {
                 for (int i = 0; i < 50; i++) {
                     src.call(randomCommand(rnd));
                 }
-                List<FrameRecorder.Recorded> all = recorder.all();
-                for (FrameRecorder.Recorded f : all.subList(replayed, all.size())) {
+                List<FrameRecorder.Frame> all = recorder.all();
+                for (FrameRecorder.Frame f : all.subList(replayed, all.size())) {
                     String reply = dst.send(RawClient.encode(f.argv())).readReply();
-                    assertThat(reply).as("replay of %s", FrameRecorder.render(f.argv())).doesNotStartWith("-");
+                    assertThat(reply).as("replay of %s", f.text()).doesNotStartWith("-");
                 }
                 replayed = all.size();
-                assertThat(dump(mirrorView)).as("round %d (seed %d)", round, seed).isEqualTo(dump(sourceView));
+                assertThat(StateDump.of(mirror.server().engine())).as("round %d (seed %d)", round, seed)
+                        .isEqualTo(StateDump.of(source.server().engine()));
             }
         }
     }
@@ -58,7 +55,11 @@ class StringKeyReplayIT {
     private static String[] randomCommand(Random rnd) {
         String k = key(rnd);
         String v = rnd.nextInt(4) == 0 ? Integer.toString(rnd.nextInt(100)) : "v" + rnd.nextInt(1000);
-        switch (rnd.nextInt(30)) {
+        switch (rnd.nextInt(34)) {
+            case 30: return new String[] {"RPUSH", k, v, "w" + rnd.nextInt(9)};
+            case 31: return new String[] {"SADD", k, v, "m" + rnd.nextInt(9)};
+            case 32: return new String[] {"ZADD", k, Integer.toString(rnd.nextInt(9)), v};
+            case 33: return new String[] {"LPOP", k};
             case 0: return new String[] {"SET", k, v};
             case 1: return new String[] {"SET", k, v, "EX", Integer.toString(1000 + rnd.nextInt(1000))};
             case 2: return new String[] {"SET", k, v, "PXAT", Long.toString(FAR * 1000 + rnd.nextInt(1000))};
@@ -100,17 +101,5 @@ class StringKeyReplayIT {
             case 28: return new String[] {"INCRBY", k, Integer.toString(rnd.nextInt(1000))};
             default: return new String[] {"GET", k};
         }
-    }
-
-    /** Every key with its type, value (the hash fields the mix writes) and absolute expiry. */
-    private static Map<String, String> dump(RedisCommands<String, String> r) {
-        Map<String, String> out = new TreeMap<>();
-        for (String k : r.keys("*")) {
-            String type = r.type(k);
-            String value = type.equals("string") ? r.get(k)
-                    : "{f0=" + r.hget(k, "f0") + ", f1=" + r.hget(k, "f1") + ", f2=" + r.hget(k, "f2") + "}";
-            out.put(k, type + " " + value + " @" + r.pexpiretime(k));
-        }
-        return out;
     }
 }
