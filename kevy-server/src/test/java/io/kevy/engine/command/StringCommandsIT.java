@@ -362,6 +362,13 @@ class StringCommandsIT {
         diff.same("INCRBYFLOAT", "l", "x");
         diff.same("SET", "big", "1.7976931348623157e308");
         diff.same("INCRBYFLOAT", "big", "1.7976931348623157e308");
+        diff.same("INCRBYFLOAT", "n", "0".repeat(5119));
+        diff.same("INCRBYFLOAT", "n", "0".repeat(5120));
+        diff.same("SET", "long", "0".repeat(5119));
+        diff.same("INCRBYFLOAT", "long", "1");
+        diff.same("SET", "long", "0".repeat(5120));
+        diff.same("INCRBYFLOAT", "long", "1");
+        diff.same("INCRBYFLOAT", "hex", "0x1p-2");
         diff.same("INCRBYFLOAT", "n", "0.0000001");
         diff.same("INCRBYFLOAT", "n", "123456789.123456789");
     }
@@ -448,6 +455,10 @@ class StringCommandsIT {
         diff.same("LCS", "{l}list", "{l}a");
         diff.same("LCS", "{l}a", "{l}list", "FOO");
         diff.same("LCS", "{l}a");
+        diff.same("MSET", "{l}big1", "a".repeat(11_600), "{l}big2", "b".repeat(11_600));
+        diff.same("LCS", "{l}big1", "{l}big2");
+        diff.same("LCS", "{l}big1", "{l}big2", "LEN");
+        diff.same("LCS", "{l}big1", "{l}a", "IDX", "MINMATCHLEN", "1");
         diff.same("LCS", "a", "b");
     }
 

@@ -19,7 +19,7 @@ class StringKeyRandomDiffIT {
     private static final String[] KEYS = {"a", "b", "c", "{t}a", "{t}b", "h", "n", "f"};
     private static final String[] VALUES = {"", "0", "1", "-1", "42", "9999", "10000", "9223372036854775807",
         "-9223372036854775808", "3.14", "abc", "hello world", "x".repeat(44), "y".repeat(45), "10.5", " 5", "1e5",
-        "007", "-0", "inf"};
+        "007", "-0", "0x1f", "0x1p3", "inf"};
     private static final String[] FLOATS = {"1.5", "-0.1", "1e3", "3", "0.024390243902439025", "-2.5e-3", "1e20",
         "abc", "", "+inf", "5.0e3", ".5", "7.", "-0", "1e400"};
     private static final String[] EXPIRE_OPTS = {"NX", "XX", "GT", "LT", "nx", "FOO"};
