@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A comparable picture of an engine's whole state: key → type, value (lists in order, sets, hashes and sorted sets sorted)
- * and expiry time. Two engines with equal dumps hold the same data (the completeness invariant of feed
+ * A comparable picture of an engine's whole state: key → type, value (lists in order; sets, hashes and sorted
+ * sets sorted) and expiry time. Two engines with equal dumps hold the same data (the completeness invariant of feed
  * contract §7 is checked by replaying one's frames into the other and comparing dumps).
  */
 public final class StateDump {

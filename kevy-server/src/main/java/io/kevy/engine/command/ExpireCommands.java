@@ -22,7 +22,8 @@ import java.nio.charset.StandardCharsets;
  * (NX/XX/GT/LT) that did not hold.
  */
 final class ExpireCommands {
-    static final ErrorReply NX_AND_OTHERS = ErrorReply.err("NX and XX, GT or LT options at the same time are not compatible");
+    static final ErrorReply NX_AND_OTHERS =
+            ErrorReply.err("NX and XX, GT or LT options at the same time are not compatible");
     static final ErrorReply GT_AND_LT = ErrorReply.err("GT and LT options at the same time are not compatible");
 
     private static final int NX = 1;
@@ -48,7 +49,8 @@ final class ExpireCommands {
         t.add(command("pttl", 2).flags(READONLY, FAST).keys(1, 1, 1).group("generic").since("2.6.0")
                 .summary("Returns the expiration time in milliseconds of a key.").handler(c -> ttl(c, true, false)));
         t.add(command("expiretime", 2).flags(READONLY, FAST).keys(1, 1, 1).group("generic").since("7.0.0")
-                .summary("Returns the expiration time of a key as a Unix timestamp.").handler(c -> ttl(c, false, true)));
+                .summary("Returns the expiration time of a key as a Unix timestamp.")
+                .handler(c -> ttl(c, false, true)));
         t.add(command("pexpiretime", 2).flags(READONLY, FAST).keys(1, 1, 1).group("generic").since("7.0.0")
                 .summary("Returns the expiration time of a key as a Unix milliseconds timestamp.")
                 .handler(c -> ttl(c, true, true)));

@@ -40,7 +40,8 @@ final class KeyCommands {
                 .summary("Asynchronously deletes one or more keys (kevy reclaims the memory at once).")
                 .handler(KeyCommands::del));
         t.add(command("exists", -2).flags(READONLY, FAST).keys(1, -1, 1).group("generic").since("1.0.0")
-                .summary("Determines whether one or more keys exist.").handler(c -> c.reply().integer(count(c, false))));
+                .summary("Determines whether one or more keys exist.")
+                .handler(c -> c.reply().integer(count(c, false))));
         t.add(command("touch", -2).flags(READONLY, FAST).keys(1, -1, 1).group("generic").since("3.2.1")
                 .summary("Returns the number of existing keys out of those specified after updating the time they "
                         + "were last accessed.").handler(c -> c.reply().integer(count(c, true))));

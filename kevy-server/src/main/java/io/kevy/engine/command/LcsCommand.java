@@ -21,7 +21,8 @@ import java.util.List;
  */
 final class LcsCommand {
     static final ErrorReply NOT_STRINGS = ErrorReply.err("The specified keys must contain string values");
-    static final ErrorReply LEN_AND_IDX = ErrorReply.err("If you want both the length and indexes, please just use IDX.");
+    static final ErrorReply LEN_AND_IDX =
+            ErrorReply.err("If you want both the length and indexes, please just use IDX.");
     static final ErrorReply TABLE_TOO_BIG =
             ErrorReply.err("Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len");
     static final ErrorReply TABLE_ALLOC_FAILED =

@@ -52,7 +52,8 @@ final class ObjectCommand {
     }
 
     static void register(CommandTable t) {
-        t.add(command("object", -2).group("generic").since("2.2.3").summary("A container for object introspection commands.")
+        t.add(command("object", -2).group("generic").since("2.2.3")
+                .summary("A container for object introspection commands.")
                 .subcommand(command("encoding", 3).flags(READONLY).keys(2, 2, 1).since("2.2.3")
                         .summary("Returns the internal encoding of a Redis object.").handler(ObjectCommand::encoding))
                 .subcommand(command("freq", 3).flags(READONLY).keys(2, 2, 1).since("4.0.0")

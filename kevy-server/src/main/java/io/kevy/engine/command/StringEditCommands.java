@@ -36,23 +36,28 @@ final class StringEditCommands {
                 .summary("Appends a string to the value of a key. Creates the key if it doesn't exist.")
                 .handler(StringEditCommands::append));
         t.add(command("setrange", 4).flags(WRITE, DENYOOM).keys(1, 1, 1).group("string").since("2.2.0")
-                .summary("Overwrites a part of a string value with another by an offset. Creates the key if it doesn't exist.")
+                .summary("Overwrites a part of a string value with another by an offset. Creates the key if it "
+                        + "doesn't exist.")
                 .handler(StringEditCommands::setrange));
         t.add(command("getrange", 4).flags(READONLY).keys(1, 1, 1).group("string").since("2.4.0")
                 .summary("Returns a substring of the string stored at a key.").handler(StringEditCommands::getrange));
         t.add(command("substr", 4).flags(READONLY).keys(1, 1, 1).group("string").since("1.0.0")
                 .summary("Returns a substring from a string value.").handler(StringEditCommands::getrange));
         t.add(command("incr", 2).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1).group("string").since("1.0.0")
-                .summary("Increments the integer value of a key by one. Uses 0 as initial value if the key doesn't exist.")
+                .summary("Increments the integer value of a key by one. Uses 0 as initial value if the key doesn't "
+                        + "exist.")
                 .handler(c -> incrBy(c, 1)));
         t.add(command("decr", 2).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1).group("string").since("1.0.0")
-                .summary("Decrements the integer value of a key by one. Uses 0 as initial value if the key doesn't exist.")
+                .summary("Decrements the integer value of a key by one. Uses 0 as initial value if the key doesn't "
+                        + "exist.")
                 .handler(c -> incrBy(c, -1)));
         t.add(command("incrby", 3).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1).group("string").since("1.0.0")
-                .summary("Increments the integer value of a key by a number. Uses 0 as initial value if the key doesn't exist.")
+                .summary("Increments the integer value of a key by a number. Uses 0 as initial value if the key "
+                        + "doesn't exist.")
                 .handler(c -> incrBy(c, c.longArg(2))));
         t.add(command("decrby", 3).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1).group("string").since("1.0.0")
-                .summary("Decrements a number from the integer value of a key. Uses 0 as initial value if the key doesn't exist.")
+                .summary("Decrements a number from the integer value of a key. Uses 0 as initial value if the key "
+                        + "doesn't exist.")
                 .handler(c -> {
                     long by = c.longArg(2);
                     if (by == Long.MIN_VALUE) {
@@ -61,7 +66,8 @@ final class StringEditCommands {
                     incrBy(c, -by);
                 }));
         t.add(command("incrbyfloat", 3).flags(WRITE, DENYOOM, FAST).keys(1, 1, 1).group("string").since("2.6.0")
-                .summary("Increment the floating point value of a key by a number. Uses 0 as initial value if the key doesn't exist.")
+                .summary("Increment the floating point value of a key by a number. Uses 0 as initial value if the "
+                        + "key doesn't exist.")
                 .handler(StringEditCommands::incrByFloat));
     }
 

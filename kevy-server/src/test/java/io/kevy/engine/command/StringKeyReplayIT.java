@@ -12,10 +12,11 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The completeness invariant (feed contract §7) for the string and key commands: a seeded random mix of
- * commands (with lists, sets, sorted sets and hashes among the values) runs on one 4-shard server in rounds; after each round every new frame is replayed as a command onto
- * a server that started empty, and the two keyspaces must be equal (keys, types, values, absolute expiry times). TTLs are either far
- * in the future or already past, so nothing expires while the test runs.
+ * The completeness invariant (feed contract §7) for the string and key commands: a seeded random mix of commands
+ * (with lists, sets, sorted sets and hashes among the values) runs on one 4-shard server in rounds; after each
+ * round every new frame is replayed as a command onto a server that started empty, and the two keyspaces must be
+ * equal (keys, types, values, absolute expiry times). TTLs are either far in the future or already past, so
+ * nothing expires while the test runs.
  */
 class StringKeyReplayIT {
     private static final String[] KEYS = {"a", "b", "c", "d", "e", "{t}a", "{t}b", "{t}c", "n1", "n2"};
