@@ -22,4 +22,11 @@ public interface EffectListener {
      */
     default void onStreamReset(Shard shard, long generation, long nextOffset) {
     }
+
+    /**
+     * A frame read back from disk at boot (the AOF tail of a clean restart), already applied to the state:
+     * the feed backlog refills from these (feed contract §5, ours). Called in offset order, under the lock.
+     */
+    default void onReplay(Shard shard, long offset, byte[][] frame) {
+    }
 }

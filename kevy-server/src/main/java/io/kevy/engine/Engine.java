@@ -38,6 +38,7 @@ public final class Engine implements AutoCloseable {
     private final LongAdder keyspaceMisses = new LongAdder();
     private final Map<String, Consumer<StringBuilder>> infoSections = new LinkedHashMap<>();
     private volatile Host host = Host.EMBEDDED;
+    private volatile Durability durability = Durability.NONE;
     private volatile String requirePass;
     private volatile ScheduledExecutorService cron;
 
@@ -123,6 +124,15 @@ public final class Engine implements AutoCloseable {
     /** The extra INFO sections by lower-case name, in registration order. */
     public synchronized Map<String, Consumer<StringBuilder>> infoSections() {
         return new LinkedHashMap<>(infoSections);
+    }
+
+    /** The persistence layer (SAVE, the appendfsync-always barrier); {@link Durability#NONE} without one. */
+    public Durability durability() {
+        return durability;
+    }
+
+    public void durability(Durability durability) {
+        this.durability = durability;
     }
 
     /** The password AUTH must present, or null when none is required. */

@@ -1,6 +1,8 @@
 package io.kevy.engine;
 
 import io.kevy.engine.struct.Dict;
+import io.kevy.engine.type.RedisValue;
+import java.util.IdentityHashMap;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
@@ -29,6 +31,8 @@ public final class Keyspace {
     private final Dict<Object> dict = new Dict<>();
     private final Dict<Dict.Node<Object>> expires = new Dict<>();
     private final SplittableRandom random = new SplittableRandom();
+    /** Collection values a snapshot in progress is reading; written only after a copy. Null when none. */
+    private IdentityHashMap<Object, Boolean> captured;
 
     Keyspace(Shard shard) {
         this.shard = shard;
@@ -89,6 +93,62 @@ public final class Keyspace {
             throw new CommandException(Errors.WRONGTYPE);
         }
         return type.cast(v);
+    }
+
+    /**
+     * As {@link #get(byte[], long, Class)}, for a command that will change the value: when a snapshot in
+     * progress captured it, the value is replaced in the keyspace by a {@link RedisValue#copy()} first (copy on
+     * write), so the snapshot keeps reading the state of its cursor.
+     */
+    public <T> T valueForWrite(byte[] key, long now, Class<T> type) {
+        Dict.Node<Object> n = node(key, now);
+        if (n == null) {
+            return null;
+        }
+        Object v = n.value();
+        if (!type.isInstance(v)) {
+            throw new CommandException(Errors.WRONGTYPE);
+        }
+        if (captured != null && captured.remove(v) != null) {
+            v = ((RedisValue) v).copy();
+            n.value(v);
+        }
+        return type.cast(v);
+    }
+
+    /** A consistent copy of the keyspace's entries at one instant, for a snapshot. */
+    public record Capture(byte[][] keys, Object[] values, long[] expiries) {
+    }
+
+    /**
+     * Captures every key, value reference and expiry time (live or not; loaders drop expired keys). Strings are
+     * immutable; collection values are marked so that writes copy them first ({@link #valueForWrite}), until
+     * {@link #endCapture()}. Cost: one pass over the keys under the shard lock (the snapshot's pause).
+     */
+    public Capture beginCapture() {
+        int n = dict.size();
+        byte[][] keys = new byte[n][];
+        Object[] values = new Object[n];
+        long[] expiries = new long[n];
+        IdentityHashMap<Object, Boolean> marks = new IdentityHashMap<>();
+        int[] i = {0};
+        dict.forEach(node -> {
+            int k = i[0]++;
+            keys[k] = node.key();
+            Object v = node.value();
+            values[k] = v;
+            expiries[k] = node.aux();
+            if (!(v instanceof byte[])) {
+                marks.put(v, Boolean.TRUE);
+            }
+        });
+        captured = marks;
+        return new Capture(keys, values, expiries);
+    }
+
+    /** Ends the capture: values are written in place again. */
+    public void endCapture() {
+        captured = null;
     }
 
     /** True when {@code key} is live. */

@@ -23,6 +23,8 @@ public final class Session {
     private volatile boolean authenticated;
     private volatile boolean blocked;
     private volatile boolean killed;
+    /** A write command ran since the transport last flushed replies (appendfsync always gates those). */
+    private boolean wrote;
 
     /** Commands queued by MULTI, or null outside a transaction. */
     private List<byte[][]> multiQueue;
@@ -115,6 +117,18 @@ public final class Session {
 
     public void killed(boolean killed) {
         this.killed = killed;
+    }
+
+    /** Records that a write command ran (its reply must wait for the fsync under appendfsync always). */
+    public void markWrote() {
+        wrote = true;
+    }
+
+    /** Returns and clears the flag of {@link #markWrote()}. */
+    public boolean takeWrote() {
+        boolean w = wrote;
+        wrote = false;
+        return w;
     }
 
     /** True between MULTI and EXEC/DISCARD. */

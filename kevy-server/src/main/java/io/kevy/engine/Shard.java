@@ -31,6 +31,7 @@ public final class Shard {
 
     private long generation;
     private long nextOffset;
+    private boolean loading;
     private long dirty;
     private long expiredKeys;
 
@@ -81,8 +82,9 @@ public final class Shard {
         return dirty;
     }
 
-    public void resetDirty() {
-        dirty = 0;
+    /** Forgets {@code saved} writes after a snapshot that covered them succeeded (never below 0). */
+    public void subtractDirty(long saved) {
+        dirty = Math.max(0, dirty - saved);
     }
 
     /** Keys removed by expiry since start (INFO's {@code expired_keys}). */
@@ -119,11 +121,36 @@ public final class Shard {
      */
     public void emit(byte[]... frame) {
         assert lock.isHeldByCurrentThread() : "emit on unlocked shard " + index;
+        if (loading) {
+            return; // boot replay: the frame being applied is already on disk with its own offset
+        }
         dirty++;
         signals.touched(frame);
         long offset = nextOffset++;
         for (EffectListener l : listeners) {
             l.onEffect(this, offset, frame);
+        }
+    }
+
+    /**
+     * Enters or leaves loading mode (boot): while loading, frames produced by applying stored data are
+     * dropped, not appended or counted; the loader sets the position with {@link #restoreStream} and hands the
+     * stored frames to listeners with {@link #replayed}. Callers must hold {@link #lock()}.
+     */
+    public void loading(boolean loading) {
+        this.loading = loading;
+    }
+
+    /** Sets the stream position without telling listeners (boot). Callers must hold {@link #lock()}. */
+    public void restoreStream(long generation, long nextOffset) {
+        this.generation = generation;
+        this.nextOffset = nextOffset;
+    }
+
+    /** Passes a frame read back from disk to the listeners ({@link EffectListener#onReplay}). Under the lock. */
+    public void replayed(long offset, byte[][] frame) {
+        for (EffectListener l : listeners) {
+            l.onReplay(this, offset, frame);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.kevy.server;
 
 import io.kevy.engine.ClientChannel;
+import io.kevy.engine.Durability;
 import io.kevy.engine.Engine;
 import io.kevy.engine.ErrorReply;
 import io.kevy.engine.ReplySink;
@@ -16,6 +17,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.ArrayDeque;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +47,11 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
     private boolean blocked;
     private boolean backpressure;
     private boolean closing;
+    /** Replies waiting for the fsync of the writes before them (appendfsync always), in order. */
+    private final ArrayDeque<HeldReply> held = new ArrayDeque<>(0);
+
+    private record HeldReply(long seq, ByteBuf bytes) {
+    }
 
     ClientHandler(KevyServer server) {
         this.server = server;
@@ -116,10 +123,22 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         super.channelReadComplete(ctx);
     }
 
-    /** Writes and flushes pending replies; turns reads off when the socket cannot take more. */
+    /**
+     * Writes and flushes pending replies; turns reads off when the socket cannot take more. Under appendfsync
+     * always, replies that follow a write are held until the AOF fsync covering it (group commit), keeping
+     * their order.
+     */
     private void flush() {
         ByteBuf b = writer.take();
         if (b != null) {
+            Durability d = engine.durability();
+            boolean wrote = session != null && session.takeWrote();
+            if (d.gatesReplies() && (wrote || !held.isEmpty())) {
+                long seq = d.currentSeq();
+                held.add(new HeldReply(seq, b));
+                d.whenDurable(seq, () -> ctx.executor().execute(this::releaseHeld));
+                return;
+            }
             server.countOutput(b.readableBytes());
             ctx.writeAndFlush(b, ctx.voidPromise());
         }
@@ -136,6 +155,25 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
             }
             backpressure = true;
             ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    /** Sends the held replies whose writes are now durable. On the event loop. */
+    private void releaseHeld() {
+        long durable = engine.durability().durableSeq();
+        boolean any = false;
+        while (!held.isEmpty() && held.peekFirst().seq() <= durable) {
+            HeldReply h = held.pollFirst();
+            if (closing) {
+                h.bytes().release();
+                continue;
+            }
+            server.countOutput(h.bytes().readableBytes());
+            ctx.write(h.bytes(), ctx.voidPromise());
+            any = true;
+        }
+        if (any) {
+            ctx.flush();
         }
     }
 
@@ -173,6 +211,9 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         closing = true;
         writer.discard();
+        while (!held.isEmpty()) {
+            held.pollFirst().bytes().release();
+        }
         if (session != null) {
             session.killed(true);
             server.sessionClosed(session);

@@ -6,6 +6,9 @@ import io.kevy.engine.Host;
 import io.kevy.engine.RedisMemory;
 import io.kevy.engine.RuntimeConfig;
 import io.kevy.engine.Session;
+import io.kevy.persist.Fsync;
+import io.kevy.persist.Persistence;
+import io.kevy.persist.PersistenceConfig;
 import io.kevy.server.config.ServerConfig;
 import io.kevy.server.config.ServerOptions;
 import io.kevy.server.config.Sizes;
@@ -63,6 +66,7 @@ public final class KevyServer implements AutoCloseable, Host {
     private volatile long outputBufferHardLimit;
     private EventLoopGroup group;
     private Channel serverChannel;
+    private Persistence persistence;
 
     private KevyServer(ServerConfig config) {
         this.config = config;
@@ -84,15 +88,33 @@ public final class KevyServer implements AutoCloseable, Host {
      * @throws InterruptedException when interrupted while binding
      * @throws io.netty.channel.ChannelException (or another runtime exception) when the address is in use
      */
-    public static KevyServer start(ServerConfig config) throws InterruptedException {
+    public static KevyServer start(ServerConfig config) throws InterruptedException, java.io.IOException {
         KevyServer s = new KevyServer(config);
         try {
+            s.persistence = Persistence.start(s.engine, persistenceConfig(config));
             s.bind();
-        } catch (RuntimeException | InterruptedException e) {
-            s.close();
+        } catch (RuntimeException | InterruptedException | java.io.IOException e) {
+            s.abort();
             throw e;
         }
         return s;
+    }
+
+    /** The persistence settings of {@code config}. */
+    static PersistenceConfig persistenceConfig(ServerConfig config) {
+        return PersistenceConfig.defaults(java.nio.file.Path.of(config.get(ServerOptions.DIR)))
+                .withAof(config.get(ServerOptions.AOF))
+                .withFsync(Fsync.parse(config.get(ServerOptions.APPENDFSYNC)))
+                .withSaveRules(PersistenceConfig.parseRules(config.get(ServerOptions.SAVE)))
+                .withAutoRewrite(config.get(ServerOptions.AUTO_AOF_REWRITE_PERCENTAGE),
+                        config.get(ServerOptions.AUTO_AOF_REWRITE_MIN_SIZE))
+                .withTruncateCorruptAof(config.get(ServerOptions.AOF_LOAD_CORRUPT).equals("truncate"))
+                .withRedistribute(config.get(ServerOptions.REDISTRIBUTE));
+    }
+
+    /** The persistence of this server. */
+    public Persistence persistence() {
+        return persistence;
     }
 
     private void bind() throws InterruptedException {
@@ -240,7 +262,7 @@ public final class KevyServer implements AutoCloseable, Host {
 
     @Override
     public String shutdown(Boolean save) {
-        Thread t = new Thread(this::close, "kevy-shutdown");
+        Thread t = new Thread(() -> close(save), "kevy-shutdown");
         t.setDaemon(false);
         t.start();
         return null;
@@ -251,24 +273,63 @@ public final class KevyServer implements AutoCloseable, Host {
         terminated.await();
     }
 
-    /** Stops accepting, closes every client, stops the event loops and the engine. Idempotent. */
+    /**
+     * A clean stop (SIGTERM, SHUTDOWN): stops accepting, closes every client, then lets persistence save as
+     * configured, fsync the AOF and write the clean-shutdown markers (feed contract §5). Idempotent.
+     */
     @Override
     public void close() {
+        close(null);
+    }
+
+    /** As {@link #close()}; {@code save} is SHUTDOWN's SAVE (true), NOSAVE (false) or neither (null). */
+    public void close(Boolean save) {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
         try {
-            if (serverChannel != null) {
-                serverChannel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-            }
-            clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-            if (group != null) {
-                group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+            stopNetwork();
+            if (persistence != null) {
+                try {
+                    persistence.shutdown(save);
+                } catch (java.io.IOException | RuntimeException e) {
+                    log.error("persistence did not shut down cleanly; the next start begins new generations", e);
+                }
             }
             engine.close();
             log.info("kevy-server stopped");
         } finally {
             terminated.countDown();
+        }
+    }
+
+    /** Stops without a clean-shutdown marker, as a crash would (tests, failed starts). */
+    public void abort() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            stopNetwork();
+            if (persistence != null) {
+                try {
+                    persistence.close();
+                } catch (java.io.IOException e) {
+                    log.warn("closing persistence failed", e);
+                }
+            }
+            engine.close();
+        } finally {
+            terminated.countDown();
+        }
+    }
+
+    private void stopNetwork() {
+        if (serverChannel != null) {
+            serverChannel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        if (group != null) {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
     }
 }

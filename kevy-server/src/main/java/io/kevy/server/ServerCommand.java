@@ -74,6 +74,7 @@ public final class ServerCommand implements Callable<Integer> {
             server = KevyServer.start(cfg);
         } catch (Exception e) {
             spec.commandLine().getErr().println("kevy-server: cannot start: " + e.getMessage());
+            log.debug("start failed", e);
             return 1;
         }
         Thread hook = new Thread(server::close, "kevy-sigterm");

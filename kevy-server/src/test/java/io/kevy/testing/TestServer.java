@@ -41,7 +41,7 @@ public final class TestServer implements AutoCloseable {
         this.dir = dir;
     }
 
-    /** A server with defaults (2 shards, no AOF, port 0). */
+    /** A server with defaults (2 shards, no AOF, no save rules, port 0). */
     public static TestServer start() {
         return start(c -> c);
     }
@@ -55,6 +55,7 @@ public final class TestServer implements AutoCloseable {
                     .with(ServerOptions.SHARDS, 2)
                     .with(ServerOptions.IO_THREADS, 2)
                     .with(ServerOptions.AOF, false)
+                    .with(ServerOptions.SAVE, "")
                     .with(ServerOptions.DIR, dir.toString());
             cfg = customizer.apply(cfg);
             return new TestServer(KevyServer.start(cfg), dir);

@@ -144,9 +144,13 @@ public final class Call {
         return db(key).get(key, now);
     }
 
-    /** The live value of {@code key} if it is a {@code type}, null when absent; WRONGTYPE otherwise. */
+    /**
+     * The live value of {@code key} if it is a {@code type}, null when absent; WRONGTYPE otherwise. In a write
+     * command the value may be changed in place (a snapshot's captured value is copied first, see
+     * {@link Keyspace#valueForWrite}); read commands use {@link #read}.
+     */
     public <T> T value(byte[] key, Class<T> type) {
-        return db(key).get(key, now, type);
+        return spec.isWrite() ? db(key).valueForWrite(key, now, type) : db(key).get(key, now, type);
     }
 
     /** As {@link #value(byte[], Class)}, counting a keyspace hit or miss (read commands). */

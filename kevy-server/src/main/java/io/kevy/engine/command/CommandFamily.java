@@ -15,6 +15,7 @@ public interface CommandFamily {
         return List.of(
                 ConnectionCommands::register,
                 ServerCommands::register,
+                PersistenceCommands::register,
                 KeyCommands::register,
                 StringCommands::register,
                 BitmapCommands::register,

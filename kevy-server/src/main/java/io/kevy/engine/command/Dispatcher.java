@@ -74,6 +74,14 @@ public final class Dispatcher {
             reject(session, out, Errors.NOAUTH);
             return Outcome.DONE;
         }
+        if (spec.isWrite() && !session.inMulti()) {
+            String diskError = engine.durability().writeError();
+            if (diskError != null) {
+                spec.recordRejected();
+                reject(session, out, ErrorReply.of(diskError));
+                return Outcome.DONE;
+            }
+        }
         if (session.inMulti() && !NOT_QUEUED.contains(spec.name())) {
             session.multiQueue().add(argv);
             out.simple("QUEUED");
@@ -115,6 +123,9 @@ public final class Dispatcher {
             }
         }
         spec.recordCall((System.nanoTime() - t0) / 1000, failed || call.failed());
+        if (spec.isWrite()) {
+            session.markWrote();
+        }
         if (call.closeRequested()) {
             return Outcome.CLOSE;
         }

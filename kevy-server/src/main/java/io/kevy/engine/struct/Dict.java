@@ -13,7 +13,9 @@ import java.util.random.RandomGenerator;
  * expiry time there, the sorted set its score) and one {@code int} "meta" word (the keyspace's access clock and
  * string encoding), so no second map is needed for those.
  *
- * <p><b>Not thread-safe.</b> The owner (a shard, under its lock) serialises access. Keys are never copied:
+ * <p><b>Not thread-safe.</b> The owner (a shard, under its lock) serialises access. Read methods ({@code find},
+ * {@code get}, {@code scan}, {@code forEach}, {@code randomNode}) do not change the structure, so a table that
+ * is no longer written (a value captured by a snapshot) can be read from another thread. Keys are never copied:
  * the caller must not mutate a {@code byte[]} after handing it to the table.
  */
 public final class Dict<V> {
@@ -113,13 +115,13 @@ public final class Dict<V> {
         return t1 != null;
     }
 
-    /** Returns the node for {@code key}, or null. */
+    /**
+     * Returns the node for {@code key}, or null. Reads never move rehash buckets (writes and
+     * {@link #rehashSteps} do), so a table nobody writes may be read from several threads.
+     */
     public Node<V> find(byte[] key) {
         if (size == 0) {
             return null;
-        }
-        if (t1 != null) {
-            rehashStep();
         }
         int h = Hashing.hash(key);
         Node<V> n = lookup(t0, key, h);
@@ -149,6 +151,9 @@ public final class Dict<V> {
 
     /** Returns the existing node for {@code key}, or a new node with a null value and aux 0. */
     public Node<V> findOrAdd(byte[] key) {
+        if (t1 != null) {
+            rehashStep();
+        }
         Node<V> n = find(key);
         return n != null ? n : addNew(key, Hashing.hash(key));
     }
@@ -275,9 +280,6 @@ public final class Dict<V> {
     public Node<V> randomNode(RandomGenerator rnd) {
         if (size == 0) {
             return null;
-        }
-        if (t1 != null) {
-            rehashStep();
         }
         Node<V> head;
         do {

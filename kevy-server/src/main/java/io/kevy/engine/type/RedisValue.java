@@ -6,6 +6,10 @@ import java.util.function.Consumer;
 /**
  * A collection value stored in the keyspace (strings are plain {@code byte[]}). Implementations are mutable
  * and not thread-safe: they are only touched under the owning shard's lock.
+ *
+ * <p>Read methods must not change the structure: a snapshot captures values and reads them from its own
+ * thread while the shard goes on, replacing a captured value by a {@link #copy()} before writing to it (see
+ * {@code Keyspace.valueForWrite}).
  */
 public interface RedisValue {
     /** Most elements in one rebuild frame (feed contract §7: large values are split into frames of at most 1024). */

@@ -59,6 +59,21 @@ public final class ServerOptions {
             "3600 1 300 100 60 10000", "Snapshot rules as Redis's save: pairs of <seconds> <changes>; empty disables.",
             ServerOptions::checkSaveRules);
 
+    public static final ServerOption<Integer> AUTO_AOF_REWRITE_PERCENTAGE = ServerOption.integer(
+            "persistence.auto_aof_rewrite_percentage", "KEVY_AUTO_AOF_REWRITE_PERCENTAGE", () -> 100, 0, 100_000,
+            "Rewrite a shard's AOF when it grew by this percentage since its last rewrite; 0 disables.");
+    public static final ServerOption<Long> AUTO_AOF_REWRITE_MIN_SIZE = ServerOption.size(
+            "persistence.auto_aof_rewrite_min_size", "KEVY_AUTO_AOF_REWRITE_MIN_SIZE", 64 * Sizes.MB, 64 * Sizes.MB,
+            Long.MAX_VALUE, "", "... and only once it is at least this large.");
+    public static final ServerOption<String> AOF_LOAD_CORRUPT = ServerOption.oneOf("persistence.aof_load_corrupt",
+            "KEVY_AOF_LOAD_CORRUPT", "fail", Set.of("fail", "truncate"),
+            "A corrupt AOF record at boot: fail (refuse to start, naming file and offset) or truncate (drop it and "
+                    + "everything after it). A torn last record is always truncated.");
+    public static final ServerOption<Boolean> REDISTRIBUTE = ServerOption.bool("persistence.redistribute",
+            "KEVY_REDISTRIBUTE", true,
+            "A data dir written with another shard count is re-distributed at boot (new generations); false refuses "
+                    + "to start instead.");
+
     public static final ServerOption<Boolean> FEED_ENABLED = ServerOption.bool("feed.enabled", "KEVY_FEED", false,
             "Keep the change feed backlog and answer FEED.READ / FEED.TAIL (feed contract §3).");
     public static final ServerOption<Long> FEED_BUFFER_SIZE = ServerOption.size("feed.feed_buffer_size",
@@ -68,7 +83,8 @@ public final class ServerOptions {
     /** Every option, in documentation order. */
     public static final List<ServerOption<?>> ALL = List.of(BIND, PORT, SHARDS, DIR, REQUIREPASS, MAXCLIENTS,
             IO_THREADS, HZ, PROTO_MAX_BULK_LEN, PROTO_MAX_MULTIBULK_LEN, CLIENT_OUTPUT_BUFFER_LIMIT, AOF, APPENDFSYNC,
-            SAVE, FEED_ENABLED, FEED_BUFFER_SIZE);
+            SAVE, AUTO_AOF_REWRITE_PERCENTAGE, AUTO_AOF_REWRITE_MIN_SIZE, AOF_LOAD_CORRUPT, REDISTRIBUTE, FEED_ENABLED,
+            FEED_BUFFER_SIZE);
 
     private ServerOptions() {
     }

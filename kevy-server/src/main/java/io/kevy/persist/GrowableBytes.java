@@ -1,0 +1,45 @@
+package io.kevy.persist;
+
+import java.io.OutputStream;
+import java.util.Arrays;
+
+/** An unsynchronised byte accumulator whose array can be handed over without a copy. */
+final class GrowableBytes extends OutputStream {
+    private byte[] buf;
+    private int size;
+
+    GrowableBytes(int initial) {
+        buf = new byte[initial];
+    }
+
+    @Override
+    public void write(int b) {
+        ensure(1);
+        buf[size++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+        ensure(len);
+        System.arraycopy(b, off, buf, size, len);
+        size += len;
+    }
+
+    private void ensure(int more) {
+        if (size + more > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+        }
+    }
+
+    void reset() {
+        size = 0;
+    }
+
+    int size() {
+        return size;
+    }
+
+    byte[] array() {
+        return buf;
+    }
+}

@@ -1,0 +1,451 @@
+package io.kevy.persist;
+
+import io.kevy.engine.Durability;
+import io.kevy.engine.EffectListener;
+import io.kevy.engine.Engine;
+import io.kevy.engine.Keyspace;
+import io.kevy.engine.Shard;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running persistence of one engine: boots the data directory ({@link BootLoader}), appends frames to the
+ * AOF ({@link AofWriter}), takes snapshots (SAVE, BGSAVE, {@code save} rules), rewrites the AOF (BGREWRITEAOF
+ * and growth), keeps the generation files current, and writes the clean-shutdown markers.
+ *
+ * <p><b>Snapshots.</b> Each shard is captured under its lock — key and value references, expiry times and the
+ * stream cursor in the same no-append window (feed contract §10) — and then written by a background thread
+ * while the shard goes on; collections the capture holds are copied before a write changes them. The pause is
+ * the capture alone (see {@code docs/operations.md} for the figure on 1M keys); INFO persistence reports it as
+ * {@code kevy_last_capture_pause_ms}.
+ *
+ * <p>Thread-safe.
+ */
+public final class Persistence implements Durability, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Persistence.class);
+
+    private final Engine engine;
+    private final PersistenceConfig cfg;
+    private final Path dir;
+    private final AofWriter aof;
+    private final ScheduledExecutorService background;
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final EffectListener generationListener;
+    private volatile boolean bgsaveScheduled;
+    private volatile boolean bgsaveInProgress;
+    private volatile boolean rewriteInProgress;
+    private volatile long lastSaveMs;
+    private volatile long lastBgsaveAttemptMs;
+    private volatile boolean lastBgsaveOk = true;
+    private volatile long lastBgsaveSeconds = -1;
+    private volatile boolean lastRewriteOk = true;
+    private volatile long lastRewriteSeconds = -1;
+    private volatile long lastCapturePauseMs;
+    private final AtomicLong saves = new AtomicLong();
+    private final AtomicLong rewrites = new AtomicLong();
+    private final AtomicLong keysSaved = new AtomicLong();
+    private final long loadedKeys;
+
+    private Persistence(Engine engine, PersistenceConfig cfg, AofWriter aof, long loadedKeys) {
+        this.engine = engine;
+        this.cfg = cfg;
+        this.dir = cfg.dir();
+        this.aof = aof;
+        this.loadedKeys = loadedKeys;
+        this.lastSaveMs = engine.clock().millis();
+        this.background = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "kevy-persistence");
+            t.setDaemon(true);
+            return t;
+        });
+        this.generationListener = new EffectListener() {
+            @Override
+            public void onEffect(Shard shard, long offset, byte[][] frame) {
+            }
+
+            @Override
+            public void onStreamReset(Shard shard, long generation, long nextOffset) {
+                generationChanged(shard.index(), generation);
+            }
+        };
+    }
+
+    /**
+     * Boots {@code cfg.dir()} into {@code engine} (loads data, decides generations, refills the feed backlogs
+     * of listeners already attached), then starts appending and the save/rewrite schedule.
+     *
+     * @throws IOException naming the file and the reason when the data directory cannot be used
+     */
+    public static Persistence start(Engine engine, PersistenceConfig cfg) throws IOException {
+        BootLoader.ShardBoot[] boots = new BootLoader(engine, cfg).boot();
+        long keys = 0;
+        for (BootLoader.ShardBoot b : boots) {
+            keys += b.keys();
+        }
+        AofWriter aof = cfg.aof() ? AofWriter.open(engine, cfg.dir(), cfg.fsync()) : null;
+        Persistence p = new Persistence(engine, cfg, aof, keys);
+        for (int i = 0; i < engine.shardCount(); i++) {
+            engine.shard(i).addListener(p.generationListener);
+        }
+        engine.durability(p);
+        engine.registerInfoSection("persistence", p::appendInfo);
+        p.background.scheduleWithFixedDelay(p::tick, 1, 1, TimeUnit.SECONDS);
+        return p;
+    }
+
+    public PersistenceConfig config() {
+        return cfg;
+    }
+
+    /** The AOF writer, or null when the AOF is disabled. */
+    public AofWriter aof() {
+        return aof;
+    }
+
+    /** Keys loaded at boot. */
+    public long loadedKeys() {
+        return loadedKeys;
+    }
+
+    /** FLUSHALL/FLUSHDB drew a new generation: record it (and, without an AOF, drop the stale snapshot). */
+    private void generationChanged(int shard, long generation) {
+        try {
+            GenerationFiles.writeGeneration(dir, shard, generation);
+            if (aof == null) {
+                Files.deleteIfExists(SnapshotFormat.path(dir, shard));
+            }
+        } catch (IOException e) {
+            log.error("shard {}: cannot record generation {}", shard, generation, e);
+        }
+    }
+
+    /* ---------------------------------------------------------------- snapshots */
+
+    @Override
+    public String save() {
+        if (!busy.compareAndSet(false, true)) {
+            return "ERR Background save already in progress";
+        }
+        try {
+            snapshotAll(false);
+            return null;
+        } catch (IOException | RuntimeException e) {
+            log.error("SAVE failed", e);
+            return "ERR " + e.getMessage();
+        } finally {
+            busy.set(false);
+        }
+    }
+
+    @Override
+    public String bgsave(boolean schedule) {
+        if (!busy.compareAndSet(false, true)) {
+            if (schedule) {
+                bgsaveScheduled = true;
+                return "Background saving scheduled";
+            }
+            return rewriteInProgress
+                    ? "ERR Background append only file rewriting in progress; use BGSAVE SCHEDULE"
+                    : "ERR Background save already in progress";
+        }
+        startBackground(false);
+        return "Background saving started";
+    }
+
+    @Override
+    public String bgrewriteaof() {
+        if (aof == null) {
+            return "ERR the AOF is disabled (persistence.aof = false)";
+        }
+        if (!busy.compareAndSet(false, true)) {
+            return rewriteInProgress ? "ERR Background append only file rewriting already in progress"
+                    : "ERR Background save in progress; try again when it is done";
+        }
+        startBackground(true);
+        return "Background append only file rewriting started";
+    }
+
+    private void startBackground(boolean rewrite) {
+        if (rewrite) {
+            rewriteInProgress = true;
+        } else {
+            bgsaveInProgress = true;
+        }
+        lastBgsaveAttemptMs = engine.clock().millis();
+        background.execute(() -> {
+            long t0 = System.nanoTime();
+            boolean ok = false;
+            try {
+                snapshotAll(rewrite);
+                ok = true;
+            } catch (IOException | RuntimeException e) {
+                log.error(rewrite ? "BGREWRITEAOF failed" : "BGSAVE failed", e);
+            } finally {
+                long secs = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
+                if (rewrite) {
+                    lastRewriteOk = ok;
+                    lastRewriteSeconds = secs;
+                    rewriteInProgress = false;
+                } else {
+                    lastBgsaveOk = ok;
+                    lastBgsaveSeconds = secs;
+                    bgsaveInProgress = false;
+                }
+                busy.set(false);
+                if (bgsaveScheduled) {
+                    bgsaveScheduled = false;
+                    bgsave(false);
+                }
+            }
+        });
+    }
+
+    /**
+     * Snapshots every shard in turn: capture under the lock (with the AOF switched to a new file at the same
+     * cursor when rewriting), write in this thread, release the capture, promote the new AOF.
+     */
+    private void snapshotAll(boolean rewrite) throws IOException {
+        long maxPause = 0;
+        for (int i = 0; i < engine.shardCount(); i++) {
+            maxPause = Math.max(maxPause, snapshotShard(i, rewrite));
+        }
+        lastCapturePauseMs = maxPause;
+        lastSaveMs = engine.clock().millis();
+        saves.incrementAndGet();
+        if (rewrite) {
+            rewrites.incrementAndGet();
+        }
+    }
+
+    /** Snapshots shard {@code i}; returns the capture pause in ms. */
+    private long snapshotShard(int i, boolean rewrite) throws IOException {
+        Shard shard = engine.shard(i);
+        Keyspace.Capture capture;
+        long gen;
+        long next;
+        long dirty;
+        long t0 = System.nanoTime();
+        shard.lock().lock();
+        try {
+            capture = shard.keyspace().beginCapture();
+            gen = shard.generation();
+            next = shard.nextOffset();
+            dirty = shard.dirty();
+            if (rewrite) {
+                aof.beginNext(i, gen, next);
+            }
+        } finally {
+            shard.lock().unlock();
+        }
+        long pauseMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        try {
+            SnapshotWriter.Result r = SnapshotWriter.write(SnapshotFormat.path(dir, i), capture, gen, next, i,
+                    engine.shardCount(), engine.clock().millis());
+            keysSaved.addAndGet(r.keys());
+        } finally {
+            shard.lock().lock();
+            try {
+                shard.keyspace().endCapture();
+            } finally {
+                shard.lock().unlock();
+            }
+        }
+        if (rewrite) {
+            try {
+                aof.promoteNext(i).get(60, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new IOException("shard " + i + ": AOF rewrite could not be promoted: " + e, e);
+            }
+        }
+        shard.lock().lock();
+        try {
+            shard.subtractDirty(dirty);
+        } finally {
+            shard.lock().unlock();
+        }
+        return pauseMs;
+    }
+
+    /** The save rules and the AOF growth trigger, once a second. */
+    private void tick() {
+        try {
+            long now = engine.clock().millis();
+            if (!busy.get() && !cfg.saveRules().isEmpty()) {
+                long dirty = changesSinceSave();
+                boolean retryDelayOver = lastBgsaveOk || now - lastBgsaveAttemptMs >= 5000;
+                for (PersistenceConfig.SaveRule r : cfg.saveRules()) {
+                    if (dirty >= r.changes() && now - lastSaveMs >= r.seconds() * 1000 && retryDelayOver) {
+                        log.info("{} changes in {} seconds: saving", r.changes(), r.seconds());
+                        bgsave(false);
+                        break;
+                    }
+                }
+            }
+            if (aof != null && !busy.get() && cfg.autoRewritePercentage() > 0) {
+                for (int i = 0; i < engine.shardCount(); i++) {
+                    long size = aof.size(i);
+                    long base = Math.max(aof.baseSize(i), 1);
+                    if (size >= cfg.autoRewriteMinBytes() && (size - base) * 100 / base >= cfg.autoRewritePercentage()) {
+                        log.info("AOF of shard {} grew to {} bytes ({}% over {}): rewriting", i, size,
+                                (size - base) * 100 / base, base);
+                        bgrewriteaof();
+                        break;
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            log.error("persistence tick failed", e);
+        }
+    }
+
+    /** Writes since the last successful save, over all shards. */
+    public long changesSinceSave() {
+        long n = 0;
+        for (int i = 0; i < engine.shardCount(); i++) {
+            n += engine.shard(i).dirty();
+        }
+        return n;
+    }
+
+    @Override
+    public long lastSaveSeconds() {
+        return lastSaveMs / 1000;
+    }
+
+    /* ---------------------------------------------------------------- the write barrier */
+
+    @Override
+    public boolean gatesReplies() {
+        return aof != null && aof.fsync() == Fsync.ALWAYS;
+    }
+
+    @Override
+    public long currentSeq() {
+        return aof == null ? 0 : aof.appendSeq();
+    }
+
+    @Override
+    public long durableSeq() {
+        return aof == null ? Long.MAX_VALUE : aof.durableSeq();
+    }
+
+    @Override
+    public void whenDurable(long seq, Runnable action) {
+        if (aof == null) {
+            action.run();
+        } else {
+            aof.whenDurable(seq, action);
+        }
+    }
+
+    @Override
+    public String writeError() {
+        String e = aof == null ? null : aof.lastError();
+        return e == null ? null : "MISCONF Errors writing to the AOF file: " + e;
+    }
+
+    /* ---------------------------------------------------------------- shutdown */
+
+    /**
+     * A clean stop, after clients are gone: waits for a background save, saves when asked (or, without an
+     * explicit choice, when save rules are configured, as Redis does), fsyncs and closes the AOF, then writes
+     * each shard's clean-shutdown marker — only when the files hold exactly the state at the marker.
+     *
+     * @param save true for SHUTDOWN SAVE, false for NOSAVE, null for the default
+     */
+    public void shutdown(Boolean save) throws IOException {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        background.shutdown();
+        try {
+            background.awaitTermination(10, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        boolean doSave = save == null ? !cfg.saveRules().isEmpty() && aof == null : save;
+        boolean saved = false;
+        if (doSave) {
+            busy.set(true);
+            snapshotAll(false);
+            saved = true;
+        }
+        if (aof != null) {
+            aof.close();
+        }
+        if (aof == null && !saved) {
+            log.info("no AOF and no shutdown snapshot: the next start begins new generations");
+            return;
+        }
+        for (int i = 0; i < engine.shardCount(); i++) {
+            Shard s = engine.shard(i);
+            s.lock().lock();
+            try {
+                GenerationFiles.writeMarker(dir, i, new GenerationFiles.Marker(s.generation(), s.nextOffset()));
+            } finally {
+                s.lock().unlock();
+            }
+        }
+        log.info("clean shutdown markers written for {} shards", engine.shardCount());
+    }
+
+    /** Stops without a clean-shutdown marker (as after a crash the next boot starts new generations). */
+    @Override
+    public void close() throws IOException {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        background.shutdownNow();
+        if (aof != null) {
+            aof.close();
+        }
+    }
+
+    /* ---------------------------------------------------------------- INFO */
+
+    private void appendInfo(StringBuilder out) {
+        boolean aofOn = aof != null;
+        field(out, "loading", 0);
+        field(out, "async_loading", 0);
+        field(out, "rdb_changes_since_last_save", changesSinceSave());
+        field(out, "rdb_bgsave_in_progress", bgsaveInProgress ? 1 : 0);
+        field(out, "rdb_last_save_time", lastSaveSeconds());
+        out.append("rdb_last_bgsave_status:").append(lastBgsaveOk ? "ok" : "err").append("\r\n");
+        field(out, "rdb_last_bgsave_time_sec", lastBgsaveSeconds);
+        field(out, "rdb_saves", saves.get());
+        field(out, "rdb_last_load_keys_loaded", loadedKeys);
+        field(out, "aof_enabled", aofOn ? 1 : 0);
+        field(out, "aof_rewrite_in_progress", rewriteInProgress ? 1 : 0);
+        field(out, "aof_rewrite_scheduled", 0);
+        field(out, "aof_last_rewrite_time_sec", lastRewriteSeconds);
+        out.append("aof_last_bgrewrite_status:").append(lastRewriteOk ? "ok" : "err").append("\r\n");
+        field(out, "aof_rewrites", rewrites.get());
+        out.append("aof_last_write_status:").append(aofOn && aof.lastError() != null ? "err" : "ok").append("\r\n");
+        if (aofOn) {
+            long size = 0;
+            long base = 0;
+            for (int i = 0; i < engine.shardCount(); i++) {
+                size += aof.size(i);
+                base += aof.baseSize(i);
+            }
+            field(out, "aof_current_size", size);
+            field(out, "aof_base_size", base);
+            out.append("kevy_appendfsync:").append(aof.fsync().configName()).append("\r\n");
+        }
+        field(out, "kevy_last_capture_pause_ms", lastCapturePauseMs);
+        field(out, "kevy_keys_saved", keysSaved.get());
+    }
+
+    private static void field(StringBuilder out, String name, long value) {
+        out.append(name).append(':').append(value).append("\r\n");
+    }
+}

@@ -1,0 +1,281 @@
+package io.kevy.persist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kevy.engine.Engine;
+import io.kevy.engine.Shard;
+import io.kevy.server.KevyServer;
+import io.kevy.server.config.ServerConfig;
+import io.kevy.server.config.ServerOptions;
+import io.kevy.testing.RawClient;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Restarts of a real server on one data directory: clean stops, crashes, damaged files, shard changes. */
+class PersistenceIT {
+    @TempDir
+    Path dir;
+
+    private KevyServer start(UnaryOperator<ServerConfig> custom) throws Exception {
+        ServerConfig cfg = ServerConfig.defaults()
+                .with(ServerOptions.PORT, 0)
+                .with(ServerOptions.SHARDS, 2)
+                .with(ServerOptions.IO_THREADS, 1)
+                .with(ServerOptions.DIR, dir.toString())
+                .with(ServerOptions.SAVE, "");
+        return KevyServer.start(custom.apply(cfg));
+    }
+
+    private KevyServer start() throws Exception {
+        return start(c -> c);
+    }
+
+    private static long[][] positions(KevyServer s) {
+        Engine e = s.engine();
+        long[][] p = new long[e.shardCount()][];
+        for (int i = 0; i < e.shardCount(); i++) {
+            Shard sh = e.shard(i);
+            sh.lock().lock();
+            try {
+                p[i] = new long[] {sh.generation(), sh.nextOffset()};
+            } finally {
+                sh.lock().unlock();
+            }
+        }
+        return p;
+    }
+
+    private static void write(KevyServer s, int n) {
+        try (RawClient c = RawClient.connect(s.port())) {
+            for (int i = 0; i < n; i++) {
+                assertThat(c.call("SET", "key:" + i, "value:" + i)).isEqualTo("+OK\r\n");
+            }
+            assertThat(c.call("HSET", "hash", "f", "v", "g", "w")).isEqualTo(":2\r\n");
+            assertThat(c.call("INCR", "counter")).isEqualTo(":1\r\n");
+        }
+    }
+
+    private static void assertData(KevyServer s, int n) {
+        try (RawClient c = RawClient.connect(s.port())) {
+            for (int i = 0; i < n; i++) {
+                assertThat(c.call("GET", "key:" + i)).isEqualTo("$" + ("value:" + i).length() + "\r\nvalue:" + i + "\r\n");
+            }
+            assertThat(c.call("HGET", "hash", "g")).isEqualTo("$1\r\nw\r\n");
+            assertThat(c.call("GET", "counter")).isEqualTo("$1\r\n1\r\n");
+        }
+    }
+
+    @Test
+    void cleanRestartKeepsDataGenerationAndOffset() throws Exception {
+        long[][] before;
+        try (KevyServer s = start()) {
+            write(s, 100);
+            before = positions(s);
+            assertThat(before[0][1] + before[1][1]).isEqualTo(102);
+        }
+        assertThat(Files.exists(dir.resolve("feed-0.meta"))).isTrue();
+        try (KevyServer s = start()) {
+            assertThat(positions(s)).isDeepEqualTo(before);
+            assertData(s, 100);
+            assertThat(Files.exists(dir.resolve("feed-0.meta"))).as("marker deleted at boot").isFalse();
+        }
+    }
+
+    @Test
+    void crashKeepsDataButStartsNewGenerations() throws Exception {
+        long[][] before;
+        KevyServer s = start();
+        write(s, 50);
+        before = positions(s);
+        s.persistence().aof().syncNow();
+        s.abort(); // no marker: like kill -9 after the data reached the disk
+        try (KevyServer s2 = start()) {
+            long[][] after = positions(s2);
+            for (int i = 0; i < after.length; i++) {
+                assertThat(after[i][0]).as("generation of shard %d", i).isNotEqualTo(before[i][0]);
+                assertThat(after[i][1]).isZero();
+            }
+            assertData(s2, 50);
+        }
+        // and that new generation survives a clean restart
+        long[][] again;
+        try (KevyServer s3 = start()) {
+            again = positions(s3);
+            assertData(s3, 50);
+        }
+        try (KevyServer s4 = start()) {
+            assertThat(positions(s4)).isDeepEqualTo(again);
+        }
+    }
+
+    @Test
+    void snapshotOnlyRestartWithoutAof() throws Exception {
+        long[][] before;
+        try (KevyServer s = start(c -> c.with(ServerOptions.AOF, false))) {
+            write(s, 20);
+            try (RawClient c = RawClient.connect(s.port())) {
+                assertThat(c.call("SAVE")).isEqualTo("+OK\r\n");
+                assertThat(s.engine().durability().lastSaveSeconds()).isGreaterThan(0);
+            }
+            before = positions(s);
+            s.close(true); // SHUTDOWN SAVE
+        }
+        try (KevyServer s = start(c -> c.with(ServerOptions.AOF, false))) {
+            assertData(s, 20);
+            assertThat(positions(s)).isDeepEqualTo(before);
+        }
+    }
+
+    @Test
+    void noPersistenceAtAllMeansNewGenerationAndNoData() throws Exception {
+        long[][] before;
+        try (KevyServer s = start(c -> c.with(ServerOptions.AOF, false))) {
+            write(s, 5);
+            before = positions(s);
+        }
+        try (KevyServer s = start(c -> c.with(ServerOptions.AOF, false))) {
+            assertThat(positions(s)[0][0]).isNotEqualTo(before[0][0]);
+            try (RawClient c = RawClient.connect(s.port())) {
+                assertThat(c.call("DBSIZE")).isEqualTo(":0\r\n");
+            }
+        }
+    }
+
+    @Test
+    void flushallSurvivesRestart() throws Exception {
+        try (KevyServer s = start()) {
+            write(s, 10);
+            try (RawClient c = RawClient.connect(s.port())) {
+                assertThat(c.call("SAVE")).isEqualTo("+OK\r\n");
+                assertThat(c.call("FLUSHALL")).isEqualTo("+OK\r\n");
+                assertThat(c.call("SET", "after", "flush")).isEqualTo("+OK\r\n");
+            }
+        }
+        try (KevyServer s = start()) {
+            try (RawClient c = RawClient.connect(s.port())) {
+                assertThat(c.call("DBSIZE")).isEqualTo(":1\r\n");
+                assertThat(c.call("GET", "after")).isEqualTo("$5\r\nflush\r\n");
+            }
+        }
+    }
+
+    @Test
+    void tornLastRecordIsTruncated() throws Exception {
+        KevyServer s = start();
+        write(s, 10);
+        s.persistence().aof().syncNow();
+        s.abort();
+        Path aof = AofWriter.aofPath(dir, 0);
+        long size = Files.size(aof);
+        try (OutputStream o = Files.newOutputStream(aof, StandardOpenOption.APPEND)) {
+            o.write("*3\r\n$3\r\nSET\r\n$4\r\ntorn".getBytes(StandardCharsets.US_ASCII));
+        }
+        try (KevyServer s2 = start()) {
+            assertData(s2, 10);
+        }
+        assertThat(Files.size(aof)).as("torn bytes cut away, new AOF written").isLessThanOrEqualTo(size + 1000);
+    }
+
+    @Test
+    void corruptionInTheMiddleStopsTheBootUnlessTruncationIsAllowed() throws Exception {
+        KevyServer s = start();
+        write(s, 10);
+        s.persistence().aof().syncNow();
+        s.abort();
+        Path aof = AofWriter.aofPath(dir, 1);
+        byte[] bytes = Files.readAllBytes(aof);
+        int at = AofHeader.SIZE + 40;
+        bytes[at] = '!';
+        Files.write(aof, bytes);
+        assertThatThrownBy(this::start).isInstanceOf(IOException.class)
+                .hasMessageContaining(aof.toString()).hasMessageContaining("corrupt at byte")
+                .hasMessageContaining("aof_load_corrupt");
+        try (KevyServer s2 = start(c -> c.with(ServerOptions.AOF_LOAD_CORRUPT, "truncate"))) {
+            assertThat(s2.port()).isPositive();
+        }
+    }
+
+    @Test
+    void rewriteShrinksTheAofAndKeepsEverything() throws Exception {
+        long[][] before;
+        try (KevyServer s = start()) {
+            try (RawClient c = RawClient.connect(s.port())) {
+                for (int i = 0; i < 500; i++) {
+                    c.call("SET", "same", "v" + i);
+                }
+            }
+            write(s, 10);
+            long sizeBefore = s.persistence().aof().size(0) + s.persistence().aof().size(1);
+            try (RawClient c = RawClient.connect(s.port())) {
+                assertThat(c.call("BGREWRITEAOF")).isEqualTo("+Background append only file rewriting started\r\n");
+            }
+            org.awaitility.Awaitility.await().until(() -> s.persistence().config() != null
+                    && !Files.exists(AofWriter.nextPath(dir, 0)) && !Files.exists(AofWriter.nextPath(dir, 1))
+                    && s.persistence().aof().size(0) + s.persistence().aof().size(1) < sizeBefore);
+            try (RawClient c = RawClient.connect(s.port())) {
+                assertThat(c.call("SET", "post", "rewrite")).isEqualTo("+OK\r\n");
+            }
+            before = positions(s);
+        }
+        try (KevyServer s = start()) {
+            assertData(s, 10);
+            assertThat(positions(s)).isDeepEqualTo(before);
+            try (RawClient c = RawClient.connect(s.port())) {
+                assertThat(c.call("GET", "same")).isEqualTo("$4\r\nv499\r\n");
+                assertThat(c.call("GET", "post")).isEqualTo("$7\r\nrewrite\r\n");
+            }
+        }
+    }
+
+    @Test
+    void shardCountChangeRedistributesOrRefuses() throws Exception {
+        try (KevyServer s = start()) {
+            write(s, 200);
+        }
+        assertThatThrownBy(() -> start(c -> c.with(ServerOptions.SHARDS, 3).with(ServerOptions.REDISTRIBUTE, false)))
+                .hasMessageContaining("was written with 2 shards but this server has 3");
+        try (KevyServer s = start(c -> c.with(ServerOptions.SHARDS, 3))) {
+            assertData(s, 200);
+            assertThat(Files.readString(dir.resolve("shards.meta")).trim()).isEqualTo("shards 3");
+        }
+        try (KevyServer s = start(c -> c.with(ServerOptions.SHARDS, 1))) {
+            assertData(s, 200);
+        }
+        assertThat(Files.exists(dir.resolve("dump-2.rdb"))).isFalse();
+        assertThat(Files.exists(dir.resolve("aof-1.aof"))).isFalse();
+    }
+
+    @Test
+    void appendfsyncAlwaysAcknowledgesAfterFsync() throws Exception {
+        try (KevyServer s = start(c -> c.with(ServerOptions.APPENDFSYNC, "always"))) {
+            write(s, 100);
+            AofWriter aof = s.persistence().aof();
+            assertThat(aof.durableSeq()).isGreaterThanOrEqualTo(102);
+            assertData(s, 100);
+        }
+    }
+
+    @Test
+    void snapshotHeaderCarriesTheCursor() throws Exception {
+        long[][] pos;
+        try (KevyServer s = start()) {
+            write(s, 30);
+            try (RawClient c = RawClient.connect(s.port())) {
+                assertThat(c.call("SAVE")).isEqualTo("+OK\r\n");
+            }
+            pos = positions(s);
+        }
+        SnapshotReader.Header h = SnapshotReader.readHeader(SnapshotFormat.path(dir, 0));
+        assertThat(h.hasCursor()).isTrue();
+        assertThat(h.generation()).isEqualTo(pos[0][0]);
+        assertThat(h.nextOffset()).isEqualTo(pos[0][1]);
+    }
+}
