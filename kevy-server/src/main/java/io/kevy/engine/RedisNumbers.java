@@ -109,37 +109,12 @@ public final class RedisNumbers {
         return d;
     }
 
-    /** Parses a Redis float, or returns NaN when {@code b} is not one (NaN itself is never valid). */
+    /**
+     * Parses a Redis float ({@code string2d}: strtod with no leading space, nothing after the number, no
+     * overflow or underflow), or returns NaN when {@code b} is not one (NaN itself is never valid).
+     */
     public static double parseDoubleOrNaN(byte[] b) {
-        BigDecimal exact = parseDecimal(b);
-        if (exact == null) {
-            return infinityOrNaN(b);
-        }
-        double d = exact.doubleValue();
-        if (Double.isInfinite(d)) {
-            return Double.NaN; // ERANGE overflow
-        }
-        if (d == 0 && exact.signum() != 0) {
-            return Double.NaN; // ERANGE underflow to zero
-        }
-        if (d == 0 && b.length > 0 && b[0] == '-') {
-            return -0.0;
-        }
-        return d;
-    }
-
-    /** Parses {@code inf}, {@code +inf}, {@code -inf}, {@code infinity} (any case); NaN otherwise. */
-    private static double infinityOrNaN(byte[] b) {
-        String s = new String(b, StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT);
-        boolean neg = false;
-        if (s.startsWith("+") || s.startsWith("-")) {
-            neg = s.charAt(0) == '-';
-            s = s.substring(1);
-        }
-        if (s.equals("inf") || s.equals("infinity")) {
-            return neg ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-        }
-        return Double.NaN;
+        return Strtod.parseStrict(b);
     }
 
     /**
