@@ -165,13 +165,13 @@ final class BootLoader {
                     + ah.generation() + " but " + (dh == null ? "there is no snapshot" : dump + " is of generation "
                     + dh.generation()) + " to provide the state before it");
         }
-        Shard target = engine.shard(i);
+        Shard target = refill ? engine.shard(i) : null;
         long fromOffset = from;
         AofLoader.Chain chain = AofLoader.read(dir, i, cfg.truncateCorruptAof(), (offset, frame) -> {
             if (offset >= fromOffset) {
                 apply(frame);
             }
-            if (refill) {
+            if (target != null) {
                 target.replayed(offset, frame);
             }
         });
