@@ -2,8 +2,10 @@ package io.kevy.engine;
 
 import io.kevy.engine.command.CommandTable;
 import io.kevy.engine.command.Dispatcher;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -37,9 +39,17 @@ public final class Engine implements AutoCloseable {
     private final LongAdder keyspaceHits = new LongAdder();
     private final LongAdder keyspaceMisses = new LongAdder();
     private final Map<String, Consumer<StringBuilder>> infoSections = new LinkedHashMap<>();
+    private final EncodingLimits encodings = new EncodingLimits();
+    private final ConcurrentHashMap<String, LongAdder> errorCounts = new ConcurrentHashMap<>();
+    private final LongAdder errorReplies = new LongAdder();
+    private final String runId = randomHex(40);
+    private volatile String replId = randomHex(40);
+    private volatile long lastSaveSeconds;
     private volatile Host host = Host.EMBEDDED;
     private volatile Durability durability = Durability.NONE;
     private volatile String requirePass;
+    private volatile int hz;
+    private volatile boolean activeExpire = true;
     private volatile ScheduledExecutorService cron;
 
     public Engine(EngineConfig config) {
@@ -51,12 +61,17 @@ public final class Engine implements AutoCloseable {
         this.commands = CommandTable.standard();
         this.dispatcher = new Dispatcher(this);
         this.startedAtMs = config.clock().millis();
+        this.lastSaveSeconds = startedAtMs / 1000;
+        this.hz = config.hz();
+        RedisConfigCatalog.register(runtimeConfig);
         runtimeConfig.mutable("requirepass", () -> requirePass == null ? "" : requirePass, v -> {
             requirePass = v.isEmpty() ? null : v;
             return null;
         });
         runtimeConfig.readOnly("databases", () -> "1");
-        runtimeConfig.mutable("hz", () -> Integer.toString(config.hz()), v -> null);
+        // Redis clamps hz into [1, 500] instead of refusing.
+        runtimeConfig.integer("hz", 0, Integer.MAX_VALUE, () -> hz, v -> hz((int) Math.max(1, Math.min(500, v))));
+        encodings.register(runtimeConfig);
     }
 
     public EngineConfig config() {
@@ -103,6 +118,126 @@ public final class Engine implements AutoCloseable {
 
     public long startedAtMs() {
         return startedAtMs;
+    }
+
+    /** The live encoding thresholds ({@code hash-max-listpack-entries}, ...), changed by CONFIG SET. */
+    public EncodingLimits encodings() {
+        return encodings;
+    }
+
+    /** A random 40-hex-digit id of this engine instance (INFO's {@code run_id}). */
+    public String runId() {
+        return runId;
+    }
+
+    /** INFO's {@code master_replid}: random, changed by DEBUG CHANGE-REPL-ID. */
+    public String replId() {
+        return replId;
+    }
+
+    /** Draws a new {@link #replId()}. */
+    public void changeReplId() {
+        replId = randomHex(40);
+    }
+
+    /**
+     * The time of the last successful save, seconds since the epoch (LASTSAVE, INFO's
+     * {@code rdb_last_save_time}); the engine's start time until persistence records a save.
+     */
+    public long lastSaveSeconds() {
+        return lastSaveSeconds;
+    }
+
+    /** Records a successful save at {@code epochSeconds} (called by the persistence code). */
+    public void lastSaveSeconds(long epochSeconds) {
+        this.lastSaveSeconds = epochSeconds;
+    }
+
+    /** Background cycles per second, 1..500 (Redis's {@code hz}). */
+    public int hz() {
+        return hz;
+    }
+
+    /** Sets {@link #hz()} (clamped to 1..500) and reschedules a running cron. */
+    public synchronized void hz(int value) {
+        int v = Math.max(1, Math.min(500, value));
+        if (v == hz) {
+            return;
+        }
+        hz = v;
+        if (cron != null) {
+            cron.shutdownNow();
+            cron = null;
+            startCron();
+        }
+    }
+
+    /** False while DEBUG SET-ACTIVE-EXPIRE 0 has turned the active expiry cycle off (lazy expiry still runs). */
+    public boolean activeExpire() {
+        return activeExpire;
+    }
+
+    public void activeExpire(boolean on) {
+        this.activeExpire = on;
+    }
+
+    /**
+     * Counts an error reply for INFO's {@code total_error_replies} and {@code errorstats} (by error code, at most
+     * 128 codes, as Redis).
+     */
+    public void countError(ErrorReply error) {
+        errorReplies.increment();
+        String code = error.code();
+        LongAdder a = errorCounts.get(code);
+        if (a == null) {
+            if (errorCounts.size() >= 128) {
+                return;
+            }
+            a = errorCounts.computeIfAbsent(code, k -> new LongAdder());
+        }
+        a.increment();
+    }
+
+    /** Error replies since start or CONFIG RESETSTAT. */
+    public long errorReplies() {
+        return errorReplies.sum();
+    }
+
+    /** Error replies by code (INFO errorstats), a snapshot. */
+    public Map<String, Long> errorCounts() {
+        Map<String, Long> m = new java.util.TreeMap<>();
+        errorCounts.forEach((k, v) -> m.put(k, v.sum()));
+        return m;
+    }
+
+    /**
+     * CONFIG RESETSTAT: clears keyspace hits and misses, error and command statistics, the shards' expired-key
+     * counters, and the host's counters.
+     */
+    public void resetStats() {
+        keyspaceHits.reset();
+        keyspaceMisses.reset();
+        errorReplies.reset();
+        errorCounts.clear();
+        for (io.kevy.engine.command.CommandSpec spec : commands.all()) {
+            spec.resetStats();
+            spec.subcommands().values().forEach(io.kevy.engine.command.CommandSpec::resetStats);
+        }
+        for (Shard s : shards) {
+            s.lock().lock();
+            try {
+                s.resetStats();
+            } finally {
+                s.lock().unlock();
+            }
+        }
+        host.resetStats();
+    }
+
+    private static String randomHex(int digits) {
+        byte[] b = new byte[digits / 2];
+        ThreadLocalRandom.current().nextBytes(b);
+        return HexFormat.of().formatHex(b);
     }
 
     public Host host() {
@@ -218,7 +353,7 @@ public final class Engine implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        long periodMicros = 1_000_000L / config.hz();
+        long periodMicros = 1_000_000L / hz;
         cron.scheduleAtFixedRate(this::cronTick, periodMicros, periodMicros, TimeUnit.MICROSECONDS);
     }
 
@@ -229,12 +364,14 @@ public final class Engine implements AutoCloseable {
      */
     void cronTick() {
         try {
-            long budgetNanos = 250_000_000L / config.hz() / shards.length;
+            long budgetNanos = 250_000_000L / hz / shards.length;
             for (Shard s : shards) {
                 s.lock().lock();
                 try {
                     long now = config.clock().millis();
-                    s.keyspace().activeExpire(now, 20, System.nanoTime() + budgetNanos);
+                    if (activeExpire) {
+                        s.keyspace().activeExpire(now, 20, System.nanoTime() + budgetNanos);
+                    }
                     s.keyspace().rehashSteps(100);
                 } finally {
                     s.lock().unlock();

@@ -1,8 +1,10 @@
 package io.kevy.engine;
 
+import java.util.Map;
+
 /**
  * What the environment around an {@link Engine} (the network server, or the embedded store) provides to
- * server commands: INFO fields it owns, and SHUTDOWN. Defaults describe an embedded engine.
+ * server commands: INFO fields it owns, its statistics, and SHUTDOWN. Defaults describe an embedded engine.
  *
  * <p>Implementations must be thread-safe.
  */
@@ -12,17 +14,24 @@ public interface Host {
     };
 
     /**
-     * Appends {@code field:value\r\n} lines this host owns to INFO section {@code section} (lower case:
-     * {@code server}, {@code clients}, {@code stats}, ...).
+     * Puts the INFO fields this host owns for {@code section} (lower case: {@code server}, {@code clients},
+     * {@code stats}, ...) into {@code fields}, name to value. INFO has already put every field of the section in
+     * Redis's order with the engine's values; replacing a value keeps its position, a new name goes at the end.
      */
-    default void appendInfo(String section, StringBuilder out) {
+    default void info(String section, Map<String, String> fields) {
+    }
+
+    /** CONFIG RESETSTAT: clears the host's counters (connections received, commands processed, ...). */
+    default void resetStats() {
     }
 
     /**
-     * Stops the process after the reply of SHUTDOWN (feed contract §5: a clean shutdown writes the marker).
+     * Stops the process after SHUTDOWN (feed contract §5: a clean shutdown writes the marker). Called without
+     * shard locks; returns at once, the shutdown runs on another thread.
      *
-     * @param save   true for SAVE, false for NOSAVE, null when neither was given
-     * @return null when shutting down, else the error text to reply
+     * @param save true for SAVE, false for NOSAVE, null when neither was given (NOW and FORCE change nothing in
+     *             kevy: there are no replicas to wait for)
+     * @return null when shutting down, else the error text to reply (without the leading {@code -})
      */
     default String shutdown(Boolean save) {
         return "ERR SHUTDOWN is not available in an embedded store";

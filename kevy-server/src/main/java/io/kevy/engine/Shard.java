@@ -87,9 +87,14 @@ public final class Shard {
         dirty = Math.max(0, dirty - saved);
     }
 
-    /** Keys removed by expiry since start (INFO's {@code expired_keys}). */
+    /** Keys removed by expiry since start or CONFIG RESETSTAT (INFO's {@code expired_keys}). */
     public long expiredKeys() {
         return expiredKeys;
+    }
+
+    /** CONFIG RESETSTAT: clears the statistics counters. Callers must hold {@link #lock()}. */
+    public void resetStats() {
+        expiredKeys = 0;
     }
 
     /**

@@ -3,7 +3,7 @@ package io.kevy.server;
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
 import io.kevy.engine.Host;
-import io.kevy.engine.RedisMemory;
+import io.kevy.engine.RedisConfigCatalog;
 import io.kevy.engine.RuntimeConfig;
 import io.kevy.engine.Session;
 import io.kevy.persist.Fsync;
@@ -32,6 +32,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -64,7 +65,9 @@ public final class KevyServer implements AutoCloseable, Host {
     private final CountDownLatch terminated = new CountDownLatch(1);
     private volatile int maxClients;
     private volatile long outputBufferHardLimit;
+    private volatile String outputBufferLimits;
     private EventLoopGroup group;
+    private volatile boolean epoll;
     private Channel serverChannel;
     private Persistence persistence;
 
@@ -77,6 +80,8 @@ public final class KevyServer implements AutoCloseable, Host {
         engine.requirePass(config.get(ServerOptions.REQUIREPASS));
         this.maxClients = config.get(ServerOptions.MAXCLIENTS);
         this.outputBufferHardLimit = config.get(ServerOptions.CLIENT_OUTPUT_BUFFER_LIMIT);
+        this.outputBufferLimits = RedisConfigCatalog.mergeOutputBufferLimits(
+                RedisConfigCatalog.DEFAULT_OUTPUT_BUFFER_LIMITS, "normal " + outputBufferHardLimit + " 0 0");
         protocolLimits.maxBulkLen(config.get(ServerOptions.PROTO_MAX_BULK_LEN));
         protocolLimits.maxMultibulkLen(config.get(ServerOptions.PROTO_MAX_MULTIBULK_LEN));
         registerConfig(engine.runtimeConfig());
@@ -118,7 +123,7 @@ public final class KevyServer implements AutoCloseable, Host {
     }
 
     private void bind() throws InterruptedException {
-        boolean epoll = Epoll.isAvailable();
+        epoll = Epoll.isAvailable();
         IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerSocketChannel> channelClass = epoll ? EpollServerSocketChannel.class
                 : NioServerSocketChannel.class;
@@ -144,34 +149,25 @@ public final class KevyServer implements AutoCloseable, Host {
         log.debug("transport: {}", epoll ? "epoll" : "nio");
     }
 
+    /** The server's real CONFIG parameters, registered over the engine's catalog of Redis names. */
     private void registerConfig(RuntimeConfig rc) {
         rc.readOnly("port", () -> Integer.toString(port()));
         rc.readOnly("bind", () -> config.get(ServerOptions.BIND));
-        rc.readOnly("dir", () -> config.get(ServerOptions.DIR));
-        rc.mutable("maxclients", () -> Integer.toString(maxClients), v -> {
-            try {
-                int n = Integer.parseInt(v);
-                if (n < 1) {
-                    return "argument must be between 1 and 2147483647 inclusive";
-                }
-                maxClients = n;
-                return null;
-            } catch (NumberFormatException e) {
-                return "argument couldn't be parsed into an integer";
-            }
-        });
-        rc.mutable("proto-max-bulk-len", () -> Long.toString(protocolLimits.maxBulkLen()), v -> {
-            try {
-                long n = RedisMemory.parse(v);
-                if (n < 1024 * 1024) {
-                    return "argument must be a memory value of at least 1mb";
-                }
-                protocolLimits.maxBulkLen(n);
-                return null;
-            } catch (IllegalArgumentException e) {
-                return "argument must be a memory value";
-            }
-        });
+        rc.protectedParam("dir", () -> java.nio.file.Path.of(config.get(ServerOptions.DIR)).toAbsolutePath()
+                .toString());
+        rc.readOnly("io-threads", () -> Integer.toString(config.get(ServerOptions.IO_THREADS)));
+        rc.readOnly("appendonly", () -> config.get(ServerOptions.AOF) ? "yes" : "no");
+        rc.readOnly("appendfsync", () -> config.get(ServerOptions.APPENDFSYNC));
+        rc.rememberParsed("save", config.get(ServerOptions.SAVE), RedisConfigCatalog::normalizeSave);
+        rc.integer("maxclients", 1, 4294967295L, () -> maxClients,
+                v -> maxClients = (int) Math.min(Integer.MAX_VALUE, v));
+        rc.memory("proto-max-bulk-len", 1024 * 1024, Long.MAX_VALUE, protocolLimits::maxBulkLen,
+                protocolLimits::maxBulkLen);
+        rc.parsed("client-output-buffer-limit", () -> outputBufferLimits,
+                v -> RedisConfigCatalog.mergeOutputBufferLimits(outputBufferLimits, v), v -> {
+                    outputBufferLimits = v;
+                    outputBufferHardLimit = RedisConfigCatalog.normalHardLimit(v);
+                });
     }
 
     public Engine engine() {
@@ -238,26 +234,34 @@ public final class KevyServer implements AutoCloseable, Host {
     }
 
     @Override
-    public void appendInfo(String section, StringBuilder out) {
+    public void info(String section, Map<String, String> fields) {
         switch (section) {
             case "server" -> {
-                out.append("tcp_port:").append(port()).append("\r\n");
-                out.append("io_threads_active:").append(config.get(ServerOptions.IO_THREADS)).append("\r\n");
-                out.append("config_file:").append(config.configFile()).append("\r\n");
+                fields.put("multiplexing_api", epoll ? "epoll" : "nio");
+                fields.put("tcp_port", Integer.toString(port()));
+                fields.put("config_file", config.configFile());
             }
             case "clients" -> {
-                out.append("connected_clients:").append(connections.get()).append("\r\n");
-                out.append("maxclients:").append(maxClients).append("\r\n");
+                fields.put("connected_clients", Integer.toString(connections.get()));
+                fields.put("maxclients", Integer.toString(maxClients));
             }
             case "stats" -> {
-                out.append("total_connections_received:").append(connectionsReceived.sum()).append("\r\n");
-                out.append("total_commands_processed:").append(commandsProcessed.sum()).append("\r\n");
-                out.append("total_net_output_bytes:").append(outputBytes.sum()).append("\r\n");
-                out.append("rejected_connections:").append(rejectedConnections.sum()).append("\r\n");
+                fields.put("total_connections_received", Long.toString(connectionsReceived.sum()));
+                fields.put("total_commands_processed", Long.toString(commandsProcessed.sum()));
+                fields.put("total_net_output_bytes", Long.toString(outputBytes.sum()));
+                fields.put("rejected_connections", Long.toString(rejectedConnections.sum()));
             }
             default -> {
             }
         }
+    }
+
+    @Override
+    public void resetStats() {
+        connectionsReceived.reset();
+        commandsProcessed.reset();
+        outputBytes.reset();
+        rejectedConnections.reset();
     }
 
     @Override

@@ -34,12 +34,23 @@ public final class RedisOracle implements AutoCloseable {
 
     /** Starts redis-server (skipping the calling test when it is not installed). */
     public static RedisOracle start() {
+        return start(new String[0]);
+    }
+
+    /**
+     * Starts redis-server with extra command-line settings, e.g. {@code "--enable-debug-command", "yes"} for tests
+     * that compare DEBUG replies.
+     */
+    public static RedisOracle start(String... extraArgs) {
         Assumptions.assumeTrue(available(), "redis-server is not installed (apt-get install redis-server)");
         try {
             Path dir = Files.createTempDirectory("redis-oracle");
             int port = freePort();
-            Process p = new ProcessBuilder(List.of(BINARY.toString(), "--port", Integer.toString(port), "--bind",
-                    "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no"))
+            List<String> cmd = new java.util.ArrayList<>(List.of(BINARY.toString(), "--port", Integer.toString(port),
+                    "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize",
+                    "no"));
+            cmd.addAll(List.of(extraArgs));
+            Process p = new ProcessBuilder(cmd)
                     .redirectErrorStream(true)
                     .redirectOutput(dir.resolve("redis.log").toFile())
                     .start();

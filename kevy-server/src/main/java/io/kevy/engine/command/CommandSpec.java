@@ -41,6 +41,10 @@ public final class CommandSpec {
     private final String summary;
     private final String since;
     private final String container;
+    private final java.util.List<String> acl;
+    private final java.util.List<String> keyFlags;
+    private final java.util.List<String> tips;
+    private final String complexity;
     private final Map<String, CommandSpec> subcommands;
     private final LongAdder calls = new LongAdder();
     private final LongAdder micros = new LongAdder();
@@ -60,6 +64,10 @@ public final class CommandSpec {
         this.summary = b.summary;
         this.since = b.since;
         this.container = container;
+        this.acl = b.acl;
+        this.keyFlags = b.keyFlags;
+        this.tips = b.tips;
+        this.complexity = b.complexity;
         Map<String, CommandSpec> subs = new LinkedHashMap<>();
         for (Builder sb : b.subcommands) {
             if (sb.group == null) {
@@ -137,6 +145,30 @@ public final class CommandSpec {
 
     public String since() {
         return since;
+    }
+
+    /**
+     * The ACL categories named explicitly (lower case, without {@code @}: {@code "keyspace"}), or null when COMMAND
+     * derives them from the group; the ones implied by the flags (read, write, fast, slow, admin, ...) are always
+     * added by COMMAND.
+     */
+    public java.util.List<String> acl() {
+        return acl;
+    }
+
+    /** The key-spec flags COMMAND reports ({@code "RW", "update"}), or null to derive them from the flags. */
+    public java.util.List<String> keyFlags() {
+        return keyFlags;
+    }
+
+    /** COMMAND's tips ({@code "nondeterministic_output"}, ...); empty when none. */
+    public java.util.List<String> tips() {
+        return tips;
+    }
+
+    /** The time complexity COMMAND DOCS reports, or null. */
+    public String complexity() {
+        return complexity;
     }
 
     /** The container's name for a subcommand, else null. */
@@ -249,6 +281,10 @@ public final class CommandSpec {
         private String group;
         private String summary;
         private String since = "1.0.0";
+        private java.util.List<String> acl;
+        private java.util.List<String> keyFlags;
+        private java.util.List<String> tips = java.util.List.of();
+        private String complexity;
         private final java.util.List<Builder> subcommands = new java.util.ArrayList<>();
 
         private Builder(String name, int arity) {
@@ -291,6 +327,33 @@ public final class CommandSpec {
         /** One line of documentation (COMMAND DOCS, docs/commands.md). */
         public Builder summary(String summary) {
             this.summary = summary;
+            return this;
+        }
+
+        /**
+         * Explicit ACL categories, lower case without {@code @} (as Redis's command JSON {@code acl_categories}),
+         * replacing the one derived from the group; the flag-implied categories are added anyway.
+         */
+        public Builder acl(String... categories) {
+            this.acl = java.util.List.of(categories);
+            return this;
+        }
+
+        /** The key-spec flags COMMAND reports for the keys, as Redis's ({@code "RW", "access", "update"}). */
+        public Builder keyFlags(String... flags) {
+            this.keyFlags = java.util.List.of(flags);
+            return this;
+        }
+
+        /** COMMAND's tips, as Redis's ({@code "nondeterministic_output"}, {@code "request_policy:all_shards"}). */
+        public Builder tips(String... tips) {
+            this.tips = java.util.List.of(tips);
+            return this;
+        }
+
+        /** The time complexity for COMMAND DOCS ({@code "O(1)"}). */
+        public Builder complexity(String complexity) {
+            this.complexity = complexity;
             return this;
         }
 

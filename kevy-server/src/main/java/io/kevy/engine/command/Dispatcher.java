@@ -64,7 +64,7 @@ public final class Dispatcher {
             }
             spec = sub;
         }
-        if (!spec.arityOk(argv.length) || spec.isContainer()) {
+        if (!spec.arityOk(argv.length) || (spec.isContainer() && spec.handler() == null)) {
             spec.recordRejected();
             reject(session, out, Errors.wrongArity(spec.name()));
             return Outcome.DONE;
@@ -90,8 +90,9 @@ public final class Dispatcher {
         return execute(session, spec, argv, out);
     }
 
-    private static void reject(Session session, ReplySink out, ErrorReply error) {
+    private void reject(Session session, ReplySink out, ErrorReply error) {
         session.flagMultiError();
+        engine.countError(error);
         out.error(error);
     }
 
@@ -181,11 +182,14 @@ public final class Dispatcher {
             spec.handler().execute(call);
             return false;
         } catch (CommandException e) {
+            call.engine().countError(e.reply());
             call.reply().error(e.reply());
             return true;
         } catch (RuntimeException | StackOverflowError e) {
             log.error("command {} failed", spec.name(), e);
-            call.reply().error(ErrorReply.err("internal error in '" + spec.name() + "': " + e));
+            ErrorReply error = ErrorReply.err("internal error in '" + spec.name() + "': " + e);
+            call.engine().countError(error);
+            call.reply().error(error);
             return true;
         }
     }

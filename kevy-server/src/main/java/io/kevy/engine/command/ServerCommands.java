@@ -1,88 +1,163 @@
 package io.kevy.engine.command;
 
 import static io.kevy.engine.command.CommandFlag.ADMIN;
+import static io.kevy.engine.command.CommandFlag.ALLOW_BUSY;
 import static io.kevy.engine.command.CommandFlag.ALL_SHARDS;
 import static io.kevy.engine.command.CommandFlag.FAST;
 import static io.kevy.engine.command.CommandFlag.LOADING;
 import static io.kevy.engine.command.CommandFlag.NOSCRIPT;
 import static io.kevy.engine.command.CommandFlag.NO_LOCK;
+import static io.kevy.engine.command.CommandFlag.NO_MULTI;
 import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
 
-import io.kevy.engine.Bytes;
 import io.kevy.engine.ErrorReply;
-import io.kevy.engine.RuntimeConfig;
-import java.util.ArrayList;
-import java.util.List;
+import io.kevy.engine.Errors;
+import io.kevy.engine.ReplySink;
 
-/** Server commands: DBSIZE, FLUSHALL, FLUSHDB, CONFIG. */
+/**
+ * Server commands (Redis 7.0): DBSIZE, FLUSHALL, FLUSHDB, TIME, LASTSAVE, SHUTDOWN, FUNCTION FLUSH, SCRIPT FLUSH.
+ * The other server families register from here: CLIENT ({@link ClientCommands}), CONFIG ({@link ConfigCommands}),
+ * INFO ({@link InfoCommand}), COMMAND ({@link CommandCommands}), DEBUG and MEMORY ({@link DebugCommands}).
+ *
+ * <p>kevy differences: FUNCTION FLUSH and SCRIPT FLUSH answer OK and do nothing (kevy stores no scripts); TIME has
+ * millisecond resolution (it reads the engine's clock); SHUTDOWN NOW and FORCE change nothing (no replicas) and
+ * ABORT always answers "No shutdown in progress." (a shutdown starts at once).
+ */
 final class ServerCommands {
+    static final ErrorReply NO_SHUTDOWN = ErrorReply.err("No shutdown in progress.");
+
     private ServerCommands() {
     }
 
     static void register(CommandTable t) {
         ClientCommands.register(t);
+        ConfigCommands.register(t);
+        InfoCommand.register(t);
+        CommandCommands.register(t);
+        DebugCommands.register(t);
         t.add(command("dbsize", 1).flags(READONLY, FAST, NO_LOCK).group("server").since("1.0.0")
-                .summary("Returns the number of keys in the database.")
+                .summary("Return the number of keys in the selected database").complexity("O(1)").acl("keyspace")
+                .tips("request_policy:all_shards", "response_policy:agg_sum")
                 .handler(c -> c.reply().integer(c.engine().dbSize())));
-        t.add(command("flushall", -1).flags(WRITE, ALL_SHARDS).group("server").since("1.0.0")
-                .summary("Removes all keys from all databases (new feed generation on every shard, no frame).")
-                .handler(ServerCommands::flush));
-        t.add(command("flushdb", -1).flags(WRITE, ALL_SHARDS).group("server").since("1.0.0")
-                .summary("Removes all keys from the current database (as FLUSHALL: kevy has one database).")
-                .handler(ServerCommands::flush));
-        t.add(command("config", -2).group("server").since("2.0.0").summary("A container for server configuration commands.")
-                .subcommand(command("get", -3).flags(ADMIN, NOSCRIPT, LOADING, STALE).since("2.0.0")
-                        .summary("Returns the effective values of configuration parameters.")
-                        .handler(ServerCommands::configGet))
-                .subcommand(command("set", -4).flags(ADMIN, NOSCRIPT, LOADING, STALE).since("2.0.0")
-                        .summary("Sets configuration parameters in-flight.").handler(ServerCommands::configSet)));
+        t.add(flush("flushall", "Remove all keys from all databases (kevy: every shard starts a new feed generation; "
+                + "no frame)", "O(N) where N is the total number of keys in all databases"));
+        t.add(flush("flushdb", "Remove all keys from the current database (as FLUSHALL: kevy has one database)",
+                "O(N) where N is the number of keys in the selected database"));
+        t.add(command("time", 1).flags(LOADING, STALE, FAST).group("server").since("2.6.0")
+                .summary("Return the current server time").complexity("O(1)").tips("nondeterministic_output")
+                .handler(ServerCommands::time));
+        t.add(command("lastsave", 1).flags(LOADING, STALE, FAST).group("server").since("1.0.0")
+                .summary("Get the UNIX time stamp of the last successful save to disk").complexity("O(1)")
+                .acl("admin", "dangerous").tips("nondeterministic_output")
+                .handler(c -> c.reply().integer(c.engine().lastSaveSeconds())));
+        t.add(command("shutdown", -1).flags(ADMIN, NOSCRIPT, LOADING, STALE, NO_MULTI, ALLOW_BUSY).group("server")
+                .since("1.0.0").summary("Synchronously save the dataset to disk and then shut down the server")
+                .complexity("O(N) when saving, where N is the total number of keys in all databases when saving "
+                        + "data, otherwise O(1)")
+                .handler(ServerCommands::shutdown));
+        t.add(command("function", -2).group("scripting").since("7.0.0")
+                .summary("A container for function commands").complexity("Depends on subcommand.")
+                .subcommand(command("flush", -2).flags(WRITE, NOSCRIPT).since("7.0.0")
+                        .summary("Deleting all functions (kevy stores none: always OK)")
+                        .complexity("O(N) where N is the number of functions deleted")
+                        .tips("request_policy:all_shards", "response_policy:all_succeeded")
+                        .handler(ServerCommands::functionFlush)));
+        t.add(command("script", -2).group("scripting").since("2.6.0")
+                .summary("A container for Lua scripts management commands").complexity("Depends on subcommand.")
+                .subcommand(command("flush", -2).flags(NOSCRIPT).since("2.6.0")
+                        .summary("Remove all the scripts from the script cache (kevy stores none: always OK)")
+                        .complexity("O(N) with N being the number of scripts in cache")
+                        .tips("request_policy:all_nodes", "response_policy:all_succeeded")
+                        .handler(ServerCommands::scriptFlush)));
     }
 
+    private static CommandSpec.Builder flush(String name, String summary, String complexity) {
+        return command(name, -1).flags(WRITE, ALL_SHARDS).group("server").since("1.0.0").summary(summary)
+                .complexity(complexity).acl("keyspace", "dangerous")
+                .tips("request_policy:all_shards", "response_policy:all_succeeded").handler(ServerCommands::flush);
+    }
+
+    /** FLUSHALL/FLUSHDB [ASYNC|SYNC]: empties every shard; no frame (feed contract §5, new generations). */
     private static void flush(Call c) {
         if (c.argc() > 2 || (c.argc() == 2 && !c.argIs(1, "async") && !c.argIs(1, "sync"))) {
-            throw Call.fail(io.kevy.engine.Errors.SYNTAX);
+            throw Call.fail(Errors.SYNTAX);
         }
         c.engine().flushAllLocked();
         c.reply().ok();
     }
 
-    private static void configGet(Call c) {
-        RuntimeConfig rc = c.engine().runtimeConfig();
-        List<String> out = new ArrayList<>();
-        for (int i = 2; i < c.argc(); i++) {
-            String pattern = Bytes.str(c.arg(i));
-            for (String name : rc.names()) {
-                if (io.kevy.engine.Glob.matches(Bytes.utf8(pattern), Bytes.utf8(name), true) && !out.contains(name)) {
-                    out.add(name);
-                    out.add(rc.get(name));
-                }
-            }
-        }
-        c.reply().array(out.size());
-        for (String s : out) {
-            c.reply().bulk(s);
-        }
+    private static void time(Call c) {
+        long now = c.now();
+        ReplySink r = c.reply();
+        r.array(2);
+        r.bulkLong(Math.floorDiv(now, 1000));
+        r.bulkLong(Math.floorMod(now, 1000) * 1000L);
     }
 
-    private static void configSet(Call c) {
-        if ((c.argc() - 2) % 2 != 0) {
-            throw Call.fail(io.kevy.engine.Errors.wrongArity("config|set"));
+    /** SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]; on success there is no reply: the connection closes. */
+    private static void shutdown(Call c) {
+        boolean save = false;
+        boolean nosave = false;
+        boolean abort = false;
+        boolean other = false;
+        for (int i = 1; i < c.argc(); i++) {
+            if (c.argIs(i, "nosave")) {
+                nosave = true;
+            } else if (c.argIs(i, "save")) {
+                save = true;
+            } else if (c.argIs(i, "now") || c.argIs(i, "force")) {
+                other = true;
+            } else if (c.argIs(i, "abort")) {
+                abort = true;
+            } else {
+                throw Call.fail(Errors.SYNTAX);
+            }
         }
-        RuntimeConfig rc = c.engine().runtimeConfig();
-        for (int i = 2; i < c.argc(); i += 2) {
-            String name = Bytes.str(c.arg(i));
-            RuntimeConfig.Param p = rc.lookup(name);
-            if (p == null) {
-                throw Call.fail(ErrorReply.err("Unknown option or number of arguments for CONFIG SET - '" + name + "'"));
-            }
-            String err = p.set(Bytes.str(c.arg(i + 1)));
-            if (err != null) {
-                throw Call.fail(ErrorReply.err("CONFIG SET failed (possibly related to argument '" + name + "') - " + err));
-            }
+        if ((abort && (save || nosave || other)) || (save && nosave)) {
+            throw Call.fail(Errors.SYNTAX);
+        }
+        if (abort) {
+            throw Call.fail(NO_SHUTDOWN);
+        }
+        String err = c.engine().host().shutdown(save ? Boolean.TRUE : nosave ? Boolean.FALSE : null);
+        if (err != null) {
+            throw Call.fail(ErrorReply.of(err));
+        }
+        c.closeAfterReply();
+    }
+
+    private static void functionFlush(Call c) {
+        if (c.argc() > 3) {
+            throw Call.fail(subcommandSyntaxError(c));
+        }
+        if (c.argc() == 3 && !c.argIs(2, "async") && !c.argIs(2, "sync")) {
+            throw Call.fail(ErrorReply.err("FUNCTION FLUSH only supports SYNC|ASYNC option"));
         }
         c.reply().ok();
+    }
+
+    private static void scriptFlush(Call c) {
+        if (c.argc() > 3 || (c.argc() == 3 && !c.argIs(2, "async") && !c.argIs(2, "sync"))) {
+            throw Call.fail(ErrorReply.err("SCRIPT FLUSH only support SYNC|ASYNC option"));
+        }
+        c.reply().ok();
+    }
+
+    /**
+     * Redis's {@code addReplySubcommandSyntaxError}: {@code ERR unknown subcommand or wrong number of arguments
+     * for '<sub as given>'. Try <CONTAINER> HELP.}
+     */
+    static ErrorReply subcommandSyntaxError(Call c) {
+        String container = c.spec().container() == null ? c.spec().name() : c.spec().container();
+        return ErrorReply.err("unknown subcommand or wrong number of arguments for '" + latin1(c.arg(1), 128)
+                + "'. Try " + container.toUpperCase(java.util.Locale.ROOT) + " HELP.");
+    }
+
+    /** Argument bytes for an error text, at most {@code max}, one Latin-1 character per byte (see ErrorReply). */
+    static String latin1(byte[] b, int max) {
+        return new String(b, 0, Math.min(max, b.length), java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 }

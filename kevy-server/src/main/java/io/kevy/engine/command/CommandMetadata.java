@@ -1,0 +1,185 @@
+package io.kevy.engine.command;
+
+import io.kevy.engine.ReplySink;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What COMMAND INFO and COMMAND DOCS say about a {@link CommandSpec}, in Redis 7.0's reply shapes. The table
+ * states name, arity, flags, key positions, group, summary, since, complexity and (optionally) ACL categories,
+ * key-spec flags and tips; the rest is derived here the way Redis derives it:
+ *
+ * <ul>
+ *   <li>ACL categories: the explicit ones, or the group's ({@code hash} → {@code @hash}, {@code generic} →
+ *       {@code @keyspace}, ...; none for {@code server} and for containers), plus those implied by the flags
+ *       (Redis's {@code setImplicitACLCategories}: write, read, admin + dangerous, pubsub, fast or slow,
+ *       blocking), printed in Redis's category order.</li>
+ *   <li>Key specs: one {@code index}/{@code range} spec from first/last/step, with the explicit key-spec flags or
+ *       {@code RO access} (read-only) / {@code RW update} (write).</li>
+ *   <li>Flags: Redis's names in Redis's order; {@code may_replicate} and kevy's locking flags are not shown.</li>
+ * </ul>
+ *
+ * <p>Thread-safe (static, stateless).
+ */
+final class CommandMetadata {
+    /** Redis 7.0's ACL categories in the order COMMAND prints them. */
+    static final List<String> CATEGORY_ORDER = List.of("keyspace", "read", "write", "set", "sortedset", "list",
+            "hash", "string", "bitmap", "hyperloglog", "geo", "stream", "pubsub", "admin", "fast", "slow",
+            "blocking", "dangerous", "connection", "transaction", "scripting");
+
+    private static final Map<String, String> GROUP_CATEGORY = Map.ofEntries(
+            Map.entry("generic", "keyspace"), Map.entry("string", "string"), Map.entry("hash", "hash"),
+            Map.entry("list", "list"), Map.entry("set", "set"), Map.entry("sorted-set", "sortedset"),
+            Map.entry("sorted_set", "sortedset"), Map.entry("zset", "sortedset"), Map.entry("bitmap", "bitmap"),
+            Map.entry("hyperloglog", "hyperloglog"), Map.entry("geo", "geo"), Map.entry("stream", "stream"),
+            Map.entry("pubsub", "pubsub"), Map.entry("connection", "connection"),
+            Map.entry("transactions", "transaction"), Map.entry("scripting", "scripting"));
+
+    private CommandMetadata() {
+    }
+
+    /** The ACL categories of {@code s} (lower case, without {@code @}), in Redis's order. */
+    static List<String> aclCategories(CommandSpec s) {
+        List<String> cats = new ArrayList<>();
+        if (s.acl() != null) {
+            cats.addAll(s.acl());
+        } else if (!s.isContainer() && GROUP_CATEGORY.containsKey(s.group())) {
+            cats.add(GROUP_CATEGORY.get(s.group()));
+        }
+        if (s.has(CommandFlag.WRITE)) {
+            cats.add("write");
+        }
+        if (s.has(CommandFlag.READONLY) && !cats.contains("scripting")) {
+            cats.add("read");
+        }
+        if (s.has(CommandFlag.ADMIN)) {
+            cats.add("admin");
+            cats.add("dangerous");
+        }
+        if (s.has(CommandFlag.PUBSUB)) {
+            cats.add("pubsub");
+        }
+        if (s.has(CommandFlag.FAST)) {
+            cats.add("fast");
+        }
+        if (s.has(CommandFlag.BLOCKING)) {
+            cats.add("blocking");
+        }
+        if (!cats.contains("fast")) {
+            cats.add("slow");
+        }
+        List<String> ordered = new ArrayList<>();
+        for (String c : CATEGORY_ORDER) {
+            if (cats.contains(c)) {
+                ordered.add(c);
+            }
+        }
+        for (String c : cats) {
+            if (!ordered.contains(c)) {
+                ordered.add(c);
+            }
+        }
+        return ordered;
+    }
+
+    /** The key-spec flags of {@code s}'s keys ({@code RO access} / {@code RW update} unless stated). */
+    static List<String> keyFlags(CommandSpec s) {
+        if (s.keyFlags() != null) {
+            return s.keyFlags();
+        }
+        return s.has(CommandFlag.WRITE) ? List.of("RW", "update") : List.of("RO", "access");
+    }
+
+    /** The flags COMMAND shows, in Redis's order. */
+    static List<String> flags(CommandSpec s) {
+        List<String> out = new ArrayList<>();
+        for (CommandFlag f : s.flags()) {
+            String n = f.redisName();
+            if (n != null && f != CommandFlag.MAY_REPLICATE) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    /** One COMMAND INFO entry: {@code *10 [name, arity, flags, first, last, step, acl, tips, key specs, subs]}. */
+    static void writeInfo(ReplySink r, CommandSpec s) {
+        r.array(10);
+        r.bulk(s.name());
+        r.integer(s.arity());
+        List<String> flags = flags(s);
+        r.array(flags.size());
+        flags.forEach(r::simple);
+        r.integer(s.firstKey());
+        r.integer(s.lastKey());
+        r.integer(s.step());
+        List<String> cats = aclCategories(s);
+        r.array(cats.size());
+        cats.forEach(c -> r.simple("@" + c));
+        r.array(s.tips().size());
+        s.tips().forEach(r::bulk);
+        if (s.firstKey() > 0) {
+            r.array(1);
+            writeKeySpec(r, s);
+        } else {
+            r.array(0);
+        }
+        r.array(s.subcommands().size());
+        for (CommandSpec sub : s.subcommands().values()) {
+            writeInfo(r, sub);
+        }
+    }
+
+    private static void writeKeySpec(ReplySink r, CommandSpec s) {
+        r.array(6);
+        r.bulk("flags");
+        List<String> kf = keyFlags(s);
+        r.array(kf.size());
+        kf.forEach(r::simple);
+        r.bulk("begin_search");
+        r.array(4);
+        r.bulk("type");
+        r.bulk("index");
+        r.bulk("spec");
+        r.array(2);
+        r.bulk("index");
+        r.integer(s.firstKey());
+        r.bulk("find_keys");
+        r.array(4);
+        r.bulk("type");
+        r.bulk("range");
+        r.bulk("spec");
+        r.array(6);
+        r.bulk("lastkey");
+        r.integer(s.lastKey() >= 0 ? s.lastKey() - s.firstKey() : s.lastKey());
+        r.bulk("keystep");
+        r.integer(s.step());
+        r.bulk("limit");
+        r.integer(0);
+    }
+
+    /** One COMMAND DOCS map: summary, since, group, complexity (when known), subcommands (when any). */
+    static void writeDocs(ReplySink r, CommandSpec s) {
+        int fields = 3 + (s.complexity() != null ? 1 : 0) + (s.isContainer() ? 1 : 0);
+        r.array(fields * 2);
+        r.bulk("summary");
+        r.bulk(s.summary());
+        r.bulk("since");
+        r.bulk(s.since());
+        r.bulk("group");
+        r.bulk(s.group());
+        if (s.complexity() != null) {
+            r.bulk("complexity");
+            r.bulk(s.complexity());
+        }
+        if (s.isContainer()) {
+            r.bulk("subcommands");
+            r.array(s.subcommands().size() * 2);
+            for (CommandSpec sub : s.subcommands().values()) {
+                r.bulk(sub.name());
+                writeDocs(r, sub);
+            }
+        }
+    }
+}
