@@ -81,7 +81,7 @@ public final class StateDump {
         }
         if (v instanceof HashValue h) {
             Map<String, String> e = new TreeMap<>();
-            h.fields().forEach(n -> e.put(str(n.key()), str(n.value())));
+            h.forEach((f, val) -> e.put(str(f), str(val)));
             return "hash " + e;
         }
         if (v instanceof ZSetValue z) {

@@ -38,7 +38,6 @@ final class DebugCommands {
     private static final Logger log = LoggerFactory.getLogger(DebugCommands.class);
     static final ErrorReply NO_RELOAD = ErrorReply.err("DEBUG RELOAD and LOADAOF are not supported by kevy "
             + "(there is no RDB or AOF to reload in memory)");
-    static final ErrorReply NOT_POSITIVE = ErrorReply.err("value is out of range, must be positive");
 
     private DebugCommands() {
     }
@@ -270,14 +269,14 @@ final class DebugCommands {
     private static void populate(Call c) {
         long count = RedisNumbers.parseLong(c.arg(2), Errors.NOT_INTEGER);
         if (count < 0) {
-            throw Call.fail(NOT_POSITIVE);
+            throw Call.fail(Args.MUST_BE_POSITIVE);
         }
         String prefix = c.argc() >= 4 ? Bytes.str(c.arg(3)) : "key";
         long size = 0;
         if (c.argc() == 5) {
             size = RedisNumbers.parseLong(c.arg(4), Errors.NOT_INTEGER);
             if (size < 0) {
-                throw Call.fail(NOT_POSITIVE);
+                throw Call.fail(Args.MUST_BE_POSITIVE);
             }
         }
         for (long j = 0; j < count; j++) {

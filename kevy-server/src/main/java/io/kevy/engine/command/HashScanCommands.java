@@ -2,6 +2,7 @@ package io.kevy.engine.command;
 
 import io.kevy.engine.ErrorReply;
 import io.kevy.engine.Errors;
+import io.kevy.engine.Glob;
 import io.kevy.engine.RedisNumbers;
 import io.kevy.engine.ReplySink;
 import io.kevy.engine.type.HashValue;
@@ -37,13 +38,13 @@ final class HashScanCommands {
 
     /** HSCAN key cursor [MATCH pattern] [COUNT count]: cursor errors first, then a missing key, then options. */
     private static void hscan(Call c) {
-        long cursor = ScanArgs.parseCursor(c.arg(2));
+        long cursor = SetCommands.parseScanCursor(c.arg(2));
         HashValue h = c.read(c.arg(1), HashValue.class);
         if (h == null) {
-            ScanArgs.reply(c.reply(), 0, List.of());
+            SetCommands.replyScan(c.reply(), 0, List.of());
             return;
         }
-        ScanArgs args = ScanArgs.parse(c, 3, false);
+        SetCommands.ScanOptions args = SetCommands.ScanOptions.parse(c, 3);
         List<byte[]> items = new ArrayList<>();
         if (h.isListpack()) {
             cursor = h.scan(cursor, (f, v) -> {
@@ -51,25 +52,25 @@ final class HashScanCommands {
                 items.add(v);
             });
         } else {
-            long maxIterations = args.count() * 10;
+            long maxIterations = args.count * 10;
             do {
                 cursor = h.scan(cursor, (f, v) -> {
                     items.add(f);
                     items.add(v);
                 });
-            } while (cursor != 0 && maxIterations-- > 0 && items.size() < args.count());
+            } while (cursor != 0 && maxIterations-- > 0 && items.size() < args.count);
         }
         List<byte[]> out = items;
-        if (args.hasPattern()) {
+        if (args.pattern != null) {
             out = new ArrayList<>(items.size());
             for (int i = 0; i < items.size(); i += 2) {
-                if (args.matches(items.get(i))) {
+                if (Glob.matches(args.pattern, items.get(i), false)) {
                     out.add(items.get(i));
                     out.add(items.get(i + 1));
                 }
             }
         }
-        ScanArgs.reply(c.reply(), cursor, out);
+        SetCommands.replyScan(c.reply(), cursor, out);
     }
 
     /** HRANDFIELD key [count [WITHVALUES]]: the count is parsed before the key is looked up. */
