@@ -161,6 +161,7 @@ public final class RedisConfigCatalog {
         rc.rememberBool("replica-read-only", true, "slave-read-only");
         rc.rememberBool("replica-serve-stale-data", true, "slave-serve-stale-data");
         rc.readOnly("replicaof", () -> "");
+        rc.readOnly("slaveof", () -> "");
         rc.remember("requirepass", "");
         rc.rememberEnum("sanitize-dump-payload", "no", List.of("no", "yes", "clients"));
         rc.rememberParsed("save", "", RedisConfigCatalog::normalizeSave);

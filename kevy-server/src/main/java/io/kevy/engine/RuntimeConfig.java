@@ -202,8 +202,8 @@ public final class RuntimeConfig {
 
     /**
      * CONFIG SET of several {@code name, value, name, value, ...}, all or nothing, with Redis 7.0's checks in its
-     * order: an unknown name wins over everything else; then an immutable or protected name, or a name given
-     * twice; then each value is applied in turn, and when one is invalid the ones already applied are restored.
+     * order: the first unknown, immutable, protected or repeated name (in argument order) fails the command; then
+     * each value is applied in turn, and when one is invalid the ones already applied are restored.
      *
      * @return null when every value was applied, else the error to reply (nothing changed)
      */
@@ -214,29 +214,20 @@ public final class RuntimeConfig {
         String failedName = null;
         String reason = null;
         Set<String> seen = new HashSet<>();
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n && unknown == null && reason == null; i++) {
             String name = namesAndValues.get(2 * i);
             Param p = params.get(name.toLowerCase(Locale.ROOT));
             if (p == null) {
-                if (unknown == null) {
-                    unknown = name;
-                }
-                continue;
-            }
-            if (unknown != null || reason != null) {
-                continue;
-            }
-            if (p.refusal() != null) {
+                unknown = name;
+            } else if (p.refusal() != null) {
                 reason = p.refusal();
                 failedName = name;
-                continue;
-            }
-            if (!seen.add(name.toLowerCase(Locale.ROOT))) {
+            } else if (!seen.add(name.toLowerCase(Locale.ROOT))) {
                 reason = "duplicate parameter";
                 failedName = name;
-                continue;
+            } else {
+                found[i] = p;
             }
-            found[i] = p;
         }
         if (unknown != null) {
             return ErrorReply.err("Unknown option or number of arguments for CONFIG SET - '" + unknown + "'");
