@@ -1,5 +1,6 @@
 package io.kevy.engine;
 
+import io.kevy.engine.command.CommandStats;
 import io.kevy.engine.command.CommandTable;
 import io.kevy.engine.command.Dispatcher;
 import java.util.HexFormat;
@@ -32,6 +33,7 @@ public final class Engine implements AutoCloseable {
     private final EngineConfig config;
     private final Shard[] shards;
     private final CommandTable commands;
+    private final CommandStats commandStats;
     private final Dispatcher dispatcher;
     private final Sessions sessions = new Sessions();
     private final RuntimeConfig runtimeConfig = new RuntimeConfig();
@@ -59,6 +61,7 @@ public final class Engine implements AutoCloseable {
             shards[i] = new Shard(this, i, newGeneration(0));
         }
         this.commands = CommandTable.standard();
+        this.commandStats = new CommandStats(commands);
         this.dispatcher = new Dispatcher(this);
         this.startedAtMs = config.clock().millis();
         this.lastSaveSeconds = startedAtMs / 1000;
@@ -102,6 +105,11 @@ public final class Engine implements AutoCloseable {
 
     public CommandTable commands() {
         return commands;
+    }
+
+    /** This engine's command statistics (INFO commandstats). */
+    public CommandStats commandStats() {
+        return commandStats;
     }
 
     public Dispatcher dispatcher() {
@@ -219,10 +227,7 @@ public final class Engine implements AutoCloseable {
         keyspaceMisses.reset();
         errorReplies.reset();
         errorCounts.clear();
-        for (io.kevy.engine.command.CommandSpec spec : commands.all()) {
-            spec.resetStats();
-            spec.subcommands().values().forEach(io.kevy.engine.command.CommandSpec::resetStats);
-        }
+        commandStats.reset();
         for (Shard s : shards) {
             s.lock().lock();
             try {

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One entry of the {@link CommandTable}: name, arity, flags, key positions, handler and documentation. The
@@ -16,7 +15,7 @@ import java.util.concurrent.atomic.LongAdder;
  * least {@code -arity}. Key positions follow Redis's legacy key spec (first, last, step; last -1 = to the end,
  * -2 = all but the last), or a {@link KeyFinder} for movable keys.
  *
- * <p>Immutable apart from its statistics counters; thread-safe.
+ * <p>Immutable; thread-safe. Statistics live per engine in {@link CommandStats}.
  */
 public final class CommandSpec {
     /** How the dispatcher locks shards around the handler. */
@@ -46,10 +45,6 @@ public final class CommandSpec {
     private final java.util.List<String> tips;
     private final String complexity;
     private final Map<String, CommandSpec> subcommands;
-    private final LongAdder calls = new LongAdder();
-    private final LongAdder micros = new LongAdder();
-    private final LongAdder rejected = new LongAdder();
-    private final LongAdder failed = new LongAdder();
 
     private CommandSpec(Builder b, String container) {
         this.name = container == null ? b.name : container + "|" + b.name;
@@ -223,44 +218,6 @@ public final class CommandSpec {
             pos[i] = firstKey + i * step;
         }
         return pos;
-    }
-
-    /** Records one execution for INFO commandstats. */
-    public void recordCall(long micros, boolean failedCall) {
-        calls.increment();
-        this.micros.add(micros);
-        if (failedCall) {
-            failed.increment();
-        }
-    }
-
-    /** Records a call rejected before execution (arity, auth, ...). */
-    public void recordRejected() {
-        rejected.increment();
-    }
-
-    public long calls() {
-        return calls.sum();
-    }
-
-    public long micros() {
-        return micros.sum();
-    }
-
-    public long rejectedCalls() {
-        return rejected.sum();
-    }
-
-    public long failedCalls() {
-        return failed.sum();
-    }
-
-    /** Clears the statistics (CONFIG RESETSTAT). */
-    public void resetStats() {
-        calls.reset();
-        micros.reset();
-        rejected.reset();
-        failed.reset();
     }
 
     @Override

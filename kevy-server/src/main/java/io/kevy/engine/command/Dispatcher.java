@@ -65,12 +65,12 @@ public final class Dispatcher {
             spec = sub;
         }
         if (!spec.arityOk(argv.length) || (spec.isContainer() && spec.handler() == null)) {
-            spec.recordRejected();
+            engine.commandStats().rejected(spec);
             reject(session, out, Errors.wrongArity(spec.name()));
             return Outcome.DONE;
         }
         if (!session.authenticated() && engine.requirePass() != null && !spec.has(CommandFlag.NO_AUTH)) {
-            spec.recordRejected();
+            engine.commandStats().rejected(spec);
             reject(session, out, Errors.NOAUTH);
             return Outcome.DONE;
         }
@@ -123,7 +123,7 @@ public final class Dispatcher {
                 }
             }
         }
-        spec.recordCall((System.nanoTime() - t0) / 1000, failed || call.failed());
+        engine.commandStats().called(spec, (System.nanoTime() - t0) / 1000, failed || call.failed());
         if (spec.isWrite()) {
             session.markWrote();
         }

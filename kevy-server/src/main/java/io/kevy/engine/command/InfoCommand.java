@@ -186,24 +186,24 @@ final class InfoCommand {
     /** Redis 7.0's commandstats lines, subcommands after their container. */
     private static void commandStats(Engine e, StringBuilder sb) {
         for (CommandSpec spec : e.commands().all()) {
-            commandStat(spec, sb);
+            commandStat(spec, e.commandStats().of(spec), sb);
             for (CommandSpec sub : spec.subcommands().values()) {
-                commandStat(sub, sb);
+                commandStat(sub, e.commandStats().of(sub), sb);
             }
         }
     }
 
-    private static void commandStat(CommandSpec s, StringBuilder sb) {
-        long calls = s.calls();
-        if (calls == 0 && s.failedCalls() == 0 && s.rejectedCalls() == 0) {
+    private static void commandStat(CommandSpec s, CommandStats.Counters c, StringBuilder sb) {
+        long calls = c.calls();
+        if (calls == 0 && c.failed() == 0 && c.rejected() == 0) {
             return;
         }
-        long usec = s.micros();
+        long usec = c.micros();
         float perCall = calls == 0 ? 0 : (float) usec / calls;
         sb.append("cmdstat_").append(s.name()).append(":calls=").append(calls).append(",usec=").append(usec)
                 .append(",usec_per_call=").append(InfoFields.fixed2(perCall))
-                .append(",rejected_calls=").append(s.rejectedCalls())
-                .append(",failed_calls=").append(s.failedCalls()).append("\r\n");
+                .append(",rejected_calls=").append(c.rejected())
+                .append(",failed_calls=").append(c.failed()).append("\r\n");
     }
 
     /** {@code db0:keys=N,expires=M,avg_ttl=0}, omitted when the keyspace is empty (as Redis). */

@@ -140,13 +140,7 @@ final class InfoFields {
                 s.lock().unlock();
             }
         }
-        long commands = 0;
-        for (CommandSpec spec : e.commands().all()) {
-            commands += spec.calls();
-            for (CommandSpec sub : spec.subcommands().values()) {
-                commands += sub.calls();
-            }
-        }
+        long commands = e.commandStats().totalCalls();
         f.put("total_connections_received", "0");
         f.put("total_commands_processed", Long.toString(commands));
         f.put("instantaneous_ops_per_sec", "0");
