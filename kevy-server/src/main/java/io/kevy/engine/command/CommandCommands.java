@@ -58,7 +58,8 @@ final class CommandCommands {
     }
 
     private static CommandSpec.Builder sub(String name, int arity, String summary, String since, String complexity) {
-        return command(name, arity).flags(LOADING, STALE).since(since).summary(summary).complexity(complexity);
+        return command(name, arity).flags(LOADING, STALE).since(since).summary(summary).complexity(complexity)
+                .acl("connection");
     }
 
     /** The command named {@code name} ({@code get}, {@code config|get}; any case), or null. */

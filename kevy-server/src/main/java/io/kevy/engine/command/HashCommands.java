@@ -72,7 +72,7 @@ final class HashCommands {
                     c.reply().integer(v == null ? 0 : v.length);
                 }));
         t.add(read("hkeys", 2, "Get all the fields in a hash", "O(N) where N is the size of the hash.")
-                .keyFlags("RO").tips("nondeterministic_output_order").handler(c -> getAll(c, true, false)));
+                .keyFlags("RO", "access").tips("nondeterministic_output_order").handler(c -> getAll(c, true, false)));
         t.add(read("hvals", 2, "Get all the values in a hash", "O(N) where N is the size of the hash.")
                 .keyFlags("RO", "access").tips("nondeterministic_output_order").handler(c -> getAll(c, false, true)));
         t.add(read("hgetall", 2, "Get all the fields and values in a hash", "O(N) where N is the size of the hash.")
