@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * SET-SKIP-CHECKSUM-VALIDATION as no-ops. RELOAD and LOADAOF are refused (kevy has no RDB to reload); anything
  * else gets Redis's unknown-subcommand error. DEBUG is always enabled (Redis's {@code enable-debug-command}).
  *
- * <p>MEMORY: USAGE (an estimate from the value's structure, see {@link #usage}), DOCTOR, PURGE, MALLOC-STATS and
- * HELP; STATS is not provided.
+ * <p>MEMORY: USAGE (an estimate from the value's structure, see {@link #usage}), STATS (Redis's fields with the
+ * JVM's figures, as INFO memory), DOCTOR, PURGE (a no-op), MALLOC-STATS and HELP.
  */
 final class DebugCommands {
     private static final Logger log = LoggerFactory.getLogger(DebugCommands.class);
@@ -64,6 +64,10 @@ final class DebugCommands {
                         .complexity("Depends on how much memory is allocated, could be slow")
                         .tips("nondeterministic_output", "request_policy:all_shards", "response_policy:special")
                         .handler(c -> c.reply().bulk("Stats not supported for the current allocator")))
+                .subcommand(command("stats", 2).since("4.0.0").summary("Show memory usage details")
+                        .complexity("O(1)")
+                        .tips("nondeterministic_output", "request_policy:all_shards", "response_policy:special")
+                        .handler(DebugCommands::memoryStats))
                 .subcommand(command("help", 2).flags(LOADING, STALE).since("4.0.0")
                         .summary("Show helpful text about the different subcommands").complexity("O(1)")
                         .handler(c -> HelpReply.write(c.reply(), "MEMORY",
@@ -73,6 +77,8 @@ final class DebugCommands {
                                 "    Return internal statistics report from the memory allocator.",
                                 "PURGE",
                                 "    Attempt to purge dirty pages for reclamation by the allocator.",
+                                "STATS",
+                                "    Return information about the memory usage of the server.",
                                 "USAGE <key> [SAMPLES <count>]",
                                 "    Return memory in bytes used by <key> and its value. Nested values are",
                                 "    sampled up to <count> times (default: 5, 0 means sample all)."))));
@@ -140,9 +146,7 @@ final class DebugCommands {
             }
             case "error" -> {
                 if (argc == 3) {
-                    String msg = ServerCommands.latin1(c.arg(2), Integer.MAX_VALUE);
-                    ErrorReply e = msg.startsWith("-") ? ErrorReply.of(msg.substring(1)) : ErrorReply.err(msg);
-                    throw Call.fail(e);
+                    throw Call.fail(ErrorReply.of(ServerCommands.latin1(c.arg(2), Integer.MAX_VALUE)));
                 }
             }
             case "quicklist-packed-threshold", "set-skip-checksum-validation" -> {
@@ -267,17 +271,11 @@ final class DebugCommands {
      * zero bytes or cut to {@code size}), skipping existing keys, and emits a {@code SET} frame for each.
      */
     private static void populate(Call c) {
-        long count = RedisNumbers.parseLong(c.arg(2), Errors.NOT_INTEGER);
-        if (count < 0) {
-            throw Call.fail(Args.MUST_BE_POSITIVE);
-        }
+        long count = Args.nonNegative(c, 2, Args.MUST_BE_POSITIVE);
         String prefix = c.argc() >= 4 ? Bytes.str(c.arg(3)) : "key";
         long size = 0;
         if (c.argc() == 5) {
-            size = RedisNumbers.parseLong(c.arg(4), Errors.NOT_INTEGER);
-            if (size < 0) {
-                throw Call.fail(Args.MUST_BE_POSITIVE);
-            }
+            size = Args.nonNegative(c, 4, Args.MUST_BE_POSITIVE);
         }
         for (long j = 0; j < count; j++) {
             byte[] key = Bytes.utf8(prefix + ":" + j);
@@ -321,6 +319,78 @@ final class DebugCommands {
                 "    Accepted; no effect in kevy.",
                 "SLEEP <seconds>",
                 "    Stop the server for <seconds>. Decimals allowed.");
+    }
+
+    /** MEMORY STATS: Redis 7.0's map, with the JVM's heap figures (see {@link InfoFields}). */
+    private static void memoryStats(Call c) {
+        long keys = 0;
+        long expires = 0;
+        long buckets = 0;
+        for (int i = 0; i < c.engine().shardCount(); i++) {
+            io.kevy.engine.Shard s = c.engine().shard(i);
+            s.lock().lock();
+            try {
+                keys += s.keyspace().size();
+                expires += s.keyspace().expiresSize();
+            } finally {
+                s.lock().unlock();
+            }
+        }
+        long used = InfoFields.usedHeap();
+        long peak = InfoFields.peak(used);
+        long startup = InfoFields.startup(used);
+        long rss = InfoFields.rss();
+        long mainOverhead = keys * 24 + 8 * Long.highestOneBit(Math.max(1, keys) * 2);
+        long expiresOverhead = expires * 24;
+        long overhead = startup + mainOverhead + expiresOverhead;
+        long dataset = Math.max(0, used - overhead);
+        ReplySink r = c.reply();
+        r.array(keys > 0 ? 56 : 54);
+        for (Object[] kv : new Object[][] {{"peak.allocated", peak}, {"total.allocated", used},
+            {"startup.allocated", startup}, {"replication.backlog", 0L}, {"clients.slaves", 0L},
+            {"clients.normal", 0L}, {"cluster.links", 0L}, {"aof.buffer", 0L}, {"lua.caches", 0L},
+            {"functions.caches", 0L}}) {
+            r.bulk((String) kv[0]);
+            r.integer((Long) kv[1]);
+        }
+        if (keys > 0) {
+            r.bulk("db.0");
+            r.array(6);
+            r.bulk("overhead.hashtable.main");
+            r.integer(mainOverhead);
+            r.bulk("overhead.hashtable.expires");
+            r.integer(expiresOverhead);
+            r.bulk("overhead.hashtable.slot-to-keys");
+            r.integer(0);
+        }
+        r.bulk("overhead.total");
+        r.integer(overhead);
+        r.bulk("keys.count");
+        r.integer(keys);
+        r.bulk("keys.bytes-per-key");
+        r.integer(keys == 0 ? 0 : (used - startup) / keys);
+        r.bulk("dataset.bytes");
+        r.integer(dataset);
+        r.bulk("dataset.percentage");
+        r.bulkDouble((float) (used == startup ? 0 : 100.0 * dataset / (used - startup)));
+        r.bulk("peak.percentage");
+        r.bulkDouble((float) (peak == 0 ? 0 : 100.0 * used / peak));
+        r.bulk("allocator.allocated");
+        r.integer(used);
+        r.bulk("allocator.active");
+        r.integer(Runtime.getRuntime().totalMemory());
+        r.bulk("allocator.resident");
+        r.integer(rss);
+        for (String k : new String[] {"allocator-fragmentation", "allocator-rss", "rss-overhead"}) {
+            r.bulk(k + ".ratio");
+            r.bulkDouble(1.0);
+            r.bulk(k + ".bytes");
+            r.integer(0);
+        }
+        r.bulk("fragmentation");
+        r.bulkDouble((float) (used == 0 ? 0 : (double) rss / used));
+        r.bulk("fragmentation.bytes");
+        r.integer(rss - used);
     }
 
     /** MEMORY USAGE key [SAMPLES count]: an integer estimate in bytes, or null when the key does not exist. */

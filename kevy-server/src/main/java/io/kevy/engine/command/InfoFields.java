@@ -31,9 +31,9 @@ final class InfoFields {
 
     static void memory(Engine e, Map<String, String> f) {
         long used = usedHeap();
-        long peak = PEAK.accumulateAndGet(used, Math::max);
+        long peak = peak(used);
         long rss = rss();
-        long startup = Math.min(STARTUP, used);
+        long startup = startup(used);
         long maxmemory = parseLong(e.runtimeConfig().get("maxmemory"));
         f.put("used_memory", Long.toString(used));
         f.put("used_memory_human", human(used));
@@ -240,12 +240,22 @@ final class InfoFields {
         return System.getProperty("os.name", "") + " " + System.getProperty("os.version", "") + " " + arch;
     }
 
+    /** The largest heap use seen so far in this JVM, {@code used} included. */
+    static long peak(long used) {
+        return PEAK.accumulateAndGet(used, Math::max);
+    }
+
+    /** The heap in use when INFO was first loaded (Redis's {@code used_memory_startup}), at most {@code used}. */
+    static long startup(long used) {
+        return Math.min(STARTUP, used);
+    }
+
     static long usedHeap() {
         Runtime rt = Runtime.getRuntime();
         return rt.totalMemory() - rt.freeMemory();
     }
 
-    private static long rss() {
+    static long rss() {
         try {
             String[] statm = Files.readString(Path.of("/proc/self/statm")).trim().split("\\s+");
             return Long.parseLong(statm[1]) * 4096;
