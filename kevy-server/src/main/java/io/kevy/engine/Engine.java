@@ -46,7 +46,6 @@ public final class Engine implements AutoCloseable {
     private final LongAdder errorReplies = new LongAdder();
     private final String runId = randomHex(40);
     private volatile String replId = randomHex(40);
-    private volatile long lastSaveSeconds;
     private volatile Host host = Host.EMBEDDED;
     private volatile Durability durability = Durability.NONE;
     private volatile String requirePass;
@@ -64,7 +63,6 @@ public final class Engine implements AutoCloseable {
         this.commandStats = new CommandStats(commands);
         this.dispatcher = new Dispatcher(this);
         this.startedAtMs = config.clock().millis();
-        this.lastSaveSeconds = startedAtMs / 1000;
         this.hz = config.hz();
         RedisConfigCatalog.register(runtimeConfig);
         runtimeConfig.mutable("requirepass", () -> requirePass == null ? "" : requirePass, v -> {
@@ -149,16 +147,12 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * The time of the last successful save, seconds since the epoch (LASTSAVE, INFO's
-     * {@code rdb_last_save_time}); the engine's start time until persistence records a save.
+     * The time of the last successful save, seconds since the epoch (LASTSAVE, INFO's {@code rdb_last_save_time}):
+     * the {@link #durability()}'s, or the engine's start time when it has none.
      */
     public long lastSaveSeconds() {
-        return lastSaveSeconds;
-    }
-
-    /** Records a successful save at {@code epochSeconds} (called by the persistence code). */
-    public void lastSaveSeconds(long epochSeconds) {
-        this.lastSaveSeconds = epochSeconds;
+        long s = durability.lastSaveSeconds();
+        return s > 0 ? s : startedAtMs / 1000;
     }
 
     /** Background cycles per second, 1..500 (Redis's {@code hz}). */

@@ -8,6 +8,7 @@ import io.kevy.engine.Shard;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +45,7 @@ public final class Persistence implements Durability, AutoCloseable {
     private volatile boolean bgsaveInProgress;
     private volatile boolean rewriteInProgress;
     private volatile long lastSaveMs;
+    private volatile List<PersistenceConfig.SaveRule> saveRules;
     private volatile long lastBgsaveAttemptMs;
     private volatile boolean lastBgsaveOk = true;
     private volatile long lastBgsaveSeconds = -1;
@@ -62,6 +64,7 @@ public final class Persistence implements Durability, AutoCloseable {
         this.aof = aof;
         this.loadedKeys = loadedKeys;
         this.lastSaveMs = engine.clock().millis();
+        this.saveRules = cfg.saveRules();
         this.background = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kevy-persistence");
             t.setDaemon(true);
@@ -279,10 +282,11 @@ public final class Persistence implements Durability, AutoCloseable {
     private void tick() {
         try {
             long now = engine.clock().millis();
-            if (!busy.get() && !cfg.saveRules().isEmpty()) {
+            List<PersistenceConfig.SaveRule> rules = saveRules;
+            if (!busy.get() && !rules.isEmpty()) {
                 long dirty = changesSinceSave();
                 boolean retryDelayOver = lastBgsaveOk || now - lastBgsaveAttemptMs >= 5000;
-                for (PersistenceConfig.SaveRule r : cfg.saveRules()) {
+                for (PersistenceConfig.SaveRule r : rules) {
                     if (dirty >= r.changes() && now - lastSaveMs >= r.seconds() * 1000 && retryDelayOver) {
                         log.info("{} changes in {} seconds: saving", r.changes(), r.seconds());
                         bgsave(false);
@@ -305,6 +309,16 @@ public final class Persistence implements Durability, AutoCloseable {
         } catch (RuntimeException e) {
             log.error("persistence tick failed", e);
         }
+    }
+
+    /** The snapshot rules in force: the configured ones until CONFIG SET save changes them. */
+    public List<PersistenceConfig.SaveRule> saveRules() {
+        return saveRules;
+    }
+
+    /** Replaces the snapshot rules (CONFIG SET save); an empty list disables automatic snapshots. */
+    public void saveRules(List<PersistenceConfig.SaveRule> rules) {
+        this.saveRules = List.copyOf(rules);
     }
 
     /** Writes since the last successful save, over all shards. */
@@ -372,7 +386,7 @@ public final class Persistence implements Durability, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        boolean doSave = save == null ? !cfg.saveRules().isEmpty() && aof == null : save;
+        boolean doSave = save == null ? !saveRules.isEmpty() && aof == null : save;
         boolean saved = false;
         if (doSave) {
             busy.set(true);

@@ -66,6 +66,7 @@ public final class KevyServer implements AutoCloseable, Host {
     private volatile int maxClients;
     private volatile long outputBufferHardLimit;
     private volatile String outputBufferLimits;
+    private volatile String saveRules;
     private EventLoopGroup group;
     private volatile boolean epoll;
     private Channel serverChannel;
@@ -158,7 +159,18 @@ public final class KevyServer implements AutoCloseable, Host {
         rc.readOnly("io-threads", () -> Integer.toString(config.get(ServerOptions.IO_THREADS)));
         rc.readOnly("appendonly", () -> config.get(ServerOptions.AOF) ? "yes" : "no");
         rc.readOnly("appendfsync", () -> config.get(ServerOptions.APPENDFSYNC));
-        rc.rememberParsed("save", config.get(ServerOptions.SAVE), RedisConfigCatalog::normalizeSave);
+        saveRules = RedisConfigCatalog.normalizeSave(config.get(ServerOptions.SAVE));
+        rc.parsed("save", () -> saveRules, RedisConfigCatalog::normalizeSave, v -> {
+            saveRules = v;
+            Persistence p = persistence;
+            if (p != null) {
+                p.saveRules(PersistenceConfig.parseRules(v));
+            }
+        });
+        rc.readOnly("auto-aof-rewrite-percentage",
+                () -> Integer.toString(config.get(ServerOptions.AUTO_AOF_REWRITE_PERCENTAGE)));
+        rc.readOnly("auto-aof-rewrite-min-size",
+                () -> Long.toString(config.get(ServerOptions.AUTO_AOF_REWRITE_MIN_SIZE)));
         rc.integer("maxclients", 1, 4294967295L, () -> maxClients,
                 v -> maxClients = (int) Math.min(Integer.MAX_VALUE, v));
         rc.memory("proto-max-bulk-len", 1024 * 1024, Long.MAX_VALUE, protocolLimits::maxBulkLen,

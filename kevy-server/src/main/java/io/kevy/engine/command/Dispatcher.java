@@ -77,7 +77,7 @@ public final class Dispatcher {
         if (spec.isWrite() && !session.inMulti()) {
             String diskError = engine.durability().writeError();
             if (diskError != null) {
-                spec.recordRejected();
+                engine.commandStats().rejected(spec);
                 reject(session, out, ErrorReply.of(diskError));
                 return Outcome.DONE;
             }

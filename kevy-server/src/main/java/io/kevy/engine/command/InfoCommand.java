@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  * forks, defrag) are Redis's neutral values. The host (network server) adds its own values through
  * {@link io.kevy.engine.Host#info}. Sections registered with {@link Engine#registerInfoSection} come after
  * keyspace, in every selection that is not an explicit list without them; one registered under a built-in name
- * ({@code persistence}) replaces the built-in section in place. Latencystats is always empty (kevy keeps no
+ * ({@code persistence}) overlays the built-in section: its fields replace the built-in values of the same name
+ * and the others follow, so the section keeps Redis's complete field list. Latencystats is always empty (kevy keeps no
  * latency histograms; {@code latency-tracking} is {@code no}).
  */
 final class InfoCommand {
@@ -95,10 +96,10 @@ final class InfoCommand {
             }
             sb.append("# ").append(title(name)).append("\r\n");
             Consumer<StringBuilder> custom = registered.get(name);
-            if (custom != null) {
+            if (custom != null && !SECTIONS.contains(name)) {
                 custom.accept(sb);
             } else {
-                builtIn(c, name, sb);
+                builtIn(c, name, custom, sb);
             }
         }
         return sb.toString();
@@ -111,7 +112,7 @@ final class InfoCommand {
         return name.isEmpty() ? name : Character.toUpperCase(name.charAt(0)) + name.substring(1);
     }
 
-    private static void builtIn(Call c, String name, StringBuilder sb) {
+    private static void builtIn(Call c, String name, Consumer<StringBuilder> overlay, StringBuilder sb) {
         Engine e = c.engine();
         switch (name) {
             case "commandstats" -> commandStats(e, sb);
@@ -136,6 +137,16 @@ final class InfoCommand {
                     }
                 }
                 e.host().info(name, fields);
+                if (overlay != null) {
+                    StringBuilder o = new StringBuilder();
+                    overlay.accept(o);
+                    for (String line : o.toString().split("\r\n")) {
+                        int colon = line.indexOf(':');
+                        if (colon > 0) {
+                            fields.put(line.substring(0, colon), line.substring(colon + 1));
+                        }
+                    }
+                }
                 fields.forEach((k, v) -> sb.append(k).append(':').append(v).append("\r\n"));
             }
         }

@@ -194,6 +194,20 @@ class ConfigCommandsIT {
     }
 
     @Test
+    void saveRulesReachPersistence() {
+        try (TestServer s = TestServer.start()) {
+            RawClient a = s.raw();
+            assertThat(a.call("CONFIG", "SET", "save", "900 1 60 1000")).isEqualTo("+OK\r\n");
+            assertThat(s.server().persistence().saveRules()).containsExactly(
+                    new io.kevy.persist.PersistenceConfig.SaveRule(900, 1),
+                    new io.kevy.persist.PersistenceConfig.SaveRule(60, 1000));
+            assertThat(a.call("CONFIG", "SET", "save", "")).isEqualTo("+OK\r\n");
+            assertThat(s.server().persistence().saveRules()).isEmpty();
+            assertThat(Replies.array(a.call("CONFIG", "GET", "save"))).containsExactly("save", "");
+        }
+    }
+
+    @Test
     void maxclientsTakesEffect() {
         try (TestServer s = TestServer.start()) {
             RawClient a = s.raw();
