@@ -37,6 +37,8 @@ public final class Dispatcher {
         CLOSE
     }
 
+    private static final ErrorReply NOT_IN_MULTI = ErrorReply.err("Command not allowed inside a transaction");
+
     private final Engine engine;
 
     public Dispatcher(Engine engine) {
@@ -83,6 +85,11 @@ public final class Dispatcher {
             }
         }
         if (session.inMulti() && !NOT_QUEUED.contains(spec.name())) {
+            if (spec.has(CommandFlag.NO_MULTI)) {
+                engine.commandStats().rejected(spec);
+                reject(session, out, NOT_IN_MULTI);
+                return Outcome.DONE;
+            }
             session.multiQueue().add(argv);
             out.simple("QUEUED");
             return Outcome.DONE;

@@ -84,6 +84,18 @@ class ServerCommandsIT {
     }
 
     @Test
+    void noMultiCommandsAreRefusedInsideMulti() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(kevy.server().engine().commands().lookup("multi") != null,
+                "MULTI is not implemented yet");
+        diff.same("MULTI");
+        diff.same("SHUTDOWN");
+        diff.same("SHUTDOWN", "NOSAVE", "NOW");
+        diff.same("PING");
+        diff.same("EXEC");
+        diff.same("PING");
+    }
+
+    @Test
     void timeIsSecondsAndMicroseconds() {
         List<String> t = Replies.array(kevy.raw().call("TIME"));
         assertThat(t).hasSize(2);
