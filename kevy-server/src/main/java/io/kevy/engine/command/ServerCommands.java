@@ -20,7 +20,7 @@ import io.kevy.engine.ReplySink;
 /**
  * Server commands (Redis 7.0): DBSIZE, FLUSHALL, FLUSHDB, TIME, LASTSAVE, SHUTDOWN, FUNCTION FLUSH, SCRIPT FLUSH.
  * The other server families register from here: CLIENT ({@link ClientCommands}), CONFIG ({@link ConfigCommands}),
- * INFO ({@link InfoCommand}), COMMAND ({@link CommandCommands}), DEBUG and MEMORY ({@link DebugCommands}).
+ * INFO ({@link InfoCommand}), COMMAND ({@link CommandCommands}), DEBUG ({@link DebugCommands}), MEMORY ({@link MemoryCommands}).
  *
  * <p>kevy differences: FUNCTION FLUSH and SCRIPT FLUSH answer OK and do nothing (kevy stores no scripts); TIME has
  * millisecond resolution (it reads the engine's clock); SHUTDOWN NOW and FORCE change nothing (no replicas) and
@@ -38,6 +38,7 @@ final class ServerCommands {
         InfoCommand.register(t);
         CommandCommands.register(t);
         DebugCommands.register(t);
+        MemoryCommands.register(t);
         t.add(command("dbsize", 1).flags(READONLY, FAST, NO_LOCK).group("server").since("1.0.0")
                 .summary("Return the number of keys in the selected database").complexity("O(1)").acl("keyspace")
                 .tips("request_policy:all_shards", "response_policy:agg_sum")
