@@ -21,11 +21,14 @@ import java.util.List;
  * ID, SETNAME, GETNAME, INFO, LIST, KILL, SETINFO, NO-EVICT, NO-TOUCH, REPLY, PAUSE, UNPAUSE, GETREDIR,
  * TRACKINGINFO, HELP.
  *
- * <p>kevy differences, all documented in HELP's absence of the missing features: every client is of type
- * {@code normal}; NO-EVICT and NO-TOUCH are accepted and change nothing (kevy neither evicts clients nor keeps
- * LRU times); REPLY accepts only ON (OFF and SKIP answer an error); PAUSE and UNPAUSE are validated and answer OK
- * without pausing anyone; there is no client-side caching, so GETREDIR is -1 and TRACKINGINFO reports tracking off.
- * CLIENT LIST and INFO lines carry 7.2's {@code lib-name} and {@code lib-ver} fields at the end.
+ * <p>kevy differences (HELP says so too): every client is of type {@code normal} and user {@code default};
+ * NO-EVICT and NO-TOUCH are accepted and change nothing (kevy neither evicts clients nor keeps LRU times); REPLY
+ * accepts only ON (OFF and SKIP answer an error); PAUSE and UNPAUSE are validated and answer OK without pausing
+ * anyone; there is no client-side caching, so GETREDIR is -1 and TRACKINGINFO reports tracking off; UNBLOCK,
+ * TRACKING and CACHING are not provided. CLIENT LIST and INFO lines have Redis 7.0's fields in its order, with
+ * {@code fd=-1} (the engine does not see file descriptors), buffer sizes that are estimates (the caller's own
+ * {@code qbuf} and {@code argv-mem} are those of the running command, 0 for others), and 7.2's {@code lib-name}
+ * and {@code lib-ver} at the end.
  */
 final class ClientCommands {
     static final ErrorReply BAD_NAME =
