@@ -398,14 +398,17 @@ class HashCommandsIT {
         ScanCursor cursor = ScanCursor.INITIAL;
         int added = 0;
         do {
-            MapScanCursor<String, String> page = c.hscan("g", cursor, ScanArgs.Builder.limit(20));
+            MapScanCursor<String, String> page = c.hscan("g", cursor, ScanArgs.Builder.limit(100));
             seen.addAll(page.getMap().keySet());
             cursor = page;
-            for (int j = 0; j < 40; j++) {
-                c.hset("g", "new" + added++, "v");
+            Map<String, String> more = new HashMap<>();
+            for (int j = 0; j < 5; j++) {
+                more.put("new" + added++, "v");
             }
+            c.hset("g", more);
         } while (!cursor.isFinished());
         assertThat(seen).containsAll(initial.keySet());
+        assertThat(added).as("the table grew past 1024 buckets during the scan").isGreaterThan(24);
     }
 
     @Test
