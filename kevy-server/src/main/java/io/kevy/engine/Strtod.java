@@ -45,6 +45,66 @@ public final class Strtod {
         return r.value();
     }
 
+    /**
+     * Parses {@code b} as SORT reads a weight ({@code strtod} then {@code eptr[0] != '\0' || errno == ERANGE ||
+     * isnan}): the bytes up to the first NUL (a C string) must be read entirely, so {@code ""} is 0 and leading
+     * space is allowed; NaN, overflow, underflow to zero and an inexact subnormal result (glibc's ERANGE cases)
+     * are errors.
+     *
+     * @return the value, or NaN when SORT would report "One or more scores can't be converted into double"
+     */
+    public static double parseSortWeight(byte[] b) {
+        int len = 0;
+        while (len < b.length && b[len] != 0) {
+            len++;
+        }
+        byte[] s = len == b.length ? b : java.util.Arrays.copyOf(b, len);
+        Result r = strtod(s, 0);
+        double v = r.value();
+        if (r.end() != len || r.overflow() || r.underflow() || Double.isNaN(v)) {
+            return Double.NaN;
+        }
+        if (v != 0 && Math.abs(v) < Double.MIN_NORMAL && !exact(s, r.end(), Math.abs(v))) {
+            return Double.NaN;
+        }
+        return v;
+    }
+
+    /** True when the number spelled by {@code s[..end)} (space, sign, decimal or hex) is exactly {@code abs}. */
+    private static boolean exact(byte[] s, int end, double abs) {
+        int i = 0;
+        while (i < end && isSpace(s[i])) {
+            i++;
+        }
+        if (i < end && (s[i] == '+' || s[i] == '-')) {
+            i++;
+        }
+        java.math.BigDecimal want = new java.math.BigDecimal(abs);
+        String text = new String(s, i, end - i, StandardCharsets.US_ASCII);
+        if (!(text.startsWith("0x") || text.startsWith("0X"))) {
+            return new java.math.BigDecimal(text).compareTo(want) == 0;
+        }
+        String body = text.substring(2);
+        int p = Math.max(body.indexOf('p'), body.indexOf('P'));
+        java.math.BigInteger e = p < 0 ? java.math.BigInteger.ZERO
+                : new java.math.BigInteger(body.substring(p + 1).replace("+", ""));
+        if (e.abs().bitLength() > 24) {
+            return false; // |exponent| >= 2^24: only an absurdly long mantissa could bring it back to a subnormal
+        }
+        long exp = e.longValue();
+        String mant = p < 0 ? body : body.substring(0, p);
+        int dot = mant.indexOf('.');
+        if (dot >= 0) {
+            exp -= 4L * (mant.length() - dot - 1);
+            mant = mant.substring(0, dot) + mant.substring(dot + 1);
+        }
+        java.math.BigDecimal value = new java.math.BigDecimal(new java.math.BigInteger(mant, 16));
+        java.math.BigDecimal two = java.math.BigDecimal.valueOf(2);
+        value = exp >= 0 ? value.multiply(two.pow((int) exp))
+                : value.divide(two.pow((int) -exp));
+        return value.compareTo(want) == 0;
+    }
+
     /** strtod on {@code b[from..]}; nothing parsed gives 0 with {@code end == from}. */
     static Result strtod(byte[] b, int from) {
         int n = b.length;

@@ -23,6 +23,7 @@ public interface CommandFamily {
                 ListCommands::register,
                 SetCommands::register,
                 ZSetCommands::register,
+                SortCommands::register,
                 FeedCommands::register);
     }
 }

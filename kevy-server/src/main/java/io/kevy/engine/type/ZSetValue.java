@@ -42,6 +42,14 @@ public final class ZSetValue implements RedisValue {
         this.skiplist = skiplist;
     }
 
+    /**
+     * Switches to the skiplist encoding for good, as Redis 7.0's SORT does to the sorted set it reads
+     * ({@code zsetConvert(sortval, OBJ_ENCODING_SKIPLIST)}). Scores stay as stored.
+     */
+    public void convertToSkiplist() {
+        skiplist = true;
+    }
+
     /** The score of {@code member}, or NaN when it is absent (NaN is never a stored score). */
     public double score(byte[] member) {
         Dict.Node<Object> n = dict.find(member);
