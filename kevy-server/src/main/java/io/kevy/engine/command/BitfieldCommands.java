@@ -119,11 +119,10 @@ final class BitfieldCommands {
                 write(r, nv, op);
             }
         }
-        if (old == null || !Arrays.equals(old, nv)) {
-            BitmapCommands.storeEdited(c, key, nv, old == null);
-        } else {
-            c.shard(key).signals().touch(key);
+        if (old != null && Arrays.equals(old, nv)) {
+            c.shard(key).signals().touch(key); // Redis signals the key as modified after any SET/INCRBY
         }
+        BitmapCommands.finishWrite(c, key, old, nv);
     }
 
     private static void readAll(Call c, byte[] v, List<Op> ops) {

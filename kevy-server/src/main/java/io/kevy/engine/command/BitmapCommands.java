@@ -9,8 +9,7 @@ import static io.kevy.engine.command.CommandSpec.command;
 import io.kevy.engine.Bytes;
 import io.kevy.engine.ErrorReply;
 import io.kevy.engine.Errors;
-import io.kevy.engine.RedisMemory;
-import io.kevy.engine.RuntimeConfig;
+import io.kevy.engine.Keyspace;
 import io.kevy.engine.Verbs;
 import java.util.Arrays;
 
@@ -19,7 +18,10 @@ import java.util.Arrays;
  * BITFIELD_RO in {@link BitfieldCommands}. Bit arithmetic lives in {@link BitOps}.
  *
  * <p>Strings are immutable {@code byte[]} in the keyspace, so a bit write builds a new array (frames share
- * stored arrays).
+ * stored arrays): SETBIT and BITFIELD cost O(length of the string). Any bit write leaves the string {@code raw}
+ * for OBJECT ENCODING, as Redis unshares it, even when no bit changed. Offsets are limited as Redis limits them
+ * (their byte below {@code proto-max-bulk-len}, 512 MB by default), and by what a Java array holds when
+ * proto-max-bulk-len is set above 2 GB.
  *
  * <p>Frames (feed contract §7, "in-place string edits become the new value"):
  * <ul>
@@ -37,14 +39,9 @@ final class BitmapCommands {
     private static final ErrorReply BIT_VALUE = ErrorReply.err("bit is not an integer or out of range");
     private static final ErrorReply BIT_ARGUMENT = ErrorReply.err("The bit argument must be 1 or 0.");
     private static final ErrorReply BITOP_NOT = ErrorReply.err("BITOP NOT must be called with a single source key.");
-    static final ErrorReply OOM = ErrorReply.of("OOM command not allowed when used memory > 'maxmemory'.");
 
-    /** Redis's default {@code proto-max-bulk-len}. */
-    private static final long DEFAULT_MAX_BULK = 512L * 1024 * 1024;
-    /** proto-max-bulk-len cannot be set below 1mb, so offsets under it need no config lookup. */
-    private static final long MIN_MAX_BULK = 1024 * 1024;
-    /** The largest string we can build: a Java array, a little under 2 GiB, less a BITFIELD's 8-byte overhang. */
-    private static final long MAX_ARRAY = Integer.MAX_VALUE - 16;
+    /** Offsets whose byte is past this cannot be built as a Java array (with room for BITFIELD's 8-byte overhang). */
+    private static final long MAX_OFFSET_BYTES = StringValues.MAX_ARRAY - 8;
 
     private static final int AND = 0;
     private static final int OR = 1;
@@ -85,51 +82,37 @@ final class BitmapCommands {
             offset *= bits; // wraps as Redis's C multiplication does
         }
         long bytes = offset >> 3;
-        if (offset < 0 || (bytes >= MIN_MAX_BULK && (bytes >= maxBulkLen(c) || bytes >= MAX_ARRAY))) {
+        if (offset < 0 || (bytes >= StringValues.MIN_MAX_BULK
+                && (bytes >= StringValues.maxBulkLen(c.engine()) || bytes >= MAX_OFFSET_BYTES))) {
             throw Call.fail(BIT_OFFSET);
         }
         return offset;
-    }
-
-    /** The {@code proto-max-bulk-len} setting in bytes (512mb unless CONFIG SET changed it). */
-    private static long maxBulkLen(Call c) {
-        RuntimeConfig.Param p = c.engine().runtimeConfig().lookup("proto-max-bulk-len");
-        if (p == null) {
-            return DEFAULT_MAX_BULK;
-        }
-        try {
-            return RedisMemory.parse(p.get());
-        } catch (IllegalArgumentException e) {
-            return DEFAULT_MAX_BULK;
-        }
     }
 
     /**
      * A copy of {@code old} (null = empty) zero-extended to at least {@code length} bytes, allocated before
      * anything changes.
      *
-     * @throws io.kevy.engine.CommandException {@link #OOM} when the heap cannot hold it
+     * @throws io.kevy.engine.CommandException OOM when the heap cannot hold it
      */
     static byte[] grownCopy(byte[] old, long length) {
         byte[] src = old == null ? Bytes.EMPTY : old;
-        try {
-            return Arrays.copyOf(src, (int) Math.max(src.length, length));
-        } catch (OutOfMemoryError e) {
-            throw Call.fail(OOM);
-        }
+        byte[] nv = StringValues.allocate(Math.max(src.length, length));
+        System.arraycopy(src, 0, nv, 0, src.length);
+        return nv;
     }
 
     /**
-     * Stores the edited string {@code nv} at {@code key}, keeping its TTL, and emits {@code SET k <new> KEEPTTL}
-     * (feed contract §7). {@code created} when the key did not exist.
+     * Ends a bit write to {@code key}: stores {@code nv} (keeping the TTL) and emits {@code SET k <new> KEEPTTL}
+     * when it differs from {@code old} (null = the key was missing); otherwise only marks the string raw, as
+     * Redis unshares it for any bit write. Either way the string's encoding is then {@code raw}.
      */
-    static void storeEdited(Call c, byte[] key, byte[] nv, boolean created) {
-        if (created) {
-            c.db(key).add(key, nv);
+    static void finishWrite(Call c, byte[] key, byte[] old, byte[] nv) {
+        if (old == null || !Arrays.equals(old, nv)) {
+            StringEditCommands.store(c, key, nv, StringValues.HINT_RAW);
         } else {
-            c.db(key).put(key, nv, true);
+            Keyspace.encodingHint(c.node(key), StringValues.HINT_RAW);
         }
-        c.emit(Verbs.SET, key, nv, Verbs.KEEPTTL);
     }
 
     private static void setbit(Call c) {
@@ -142,11 +125,12 @@ final class BitmapCommands {
         byte[] old = c.value(key, byte[].class);
         int bit = old == null ? 0 : BitOps.getBit(old, offset);
         long needed = (offset >> 3) + 1;
+        byte[] nv = old;
         if (old == null || needed > old.length || bit != on) {
-            byte[] nv = grownCopy(old, needed);
+            nv = grownCopy(old, needed);
             BitOps.setUnsigned(nv, offset, 1, on);
-            storeEdited(c, key, nv, old == null);
         }
+        finishWrite(c, key, old, nv);
         c.reply().integer(bit);
     }
 
@@ -377,7 +361,7 @@ final class BitmapCommands {
         } else {
             combine(res, src, op);
         }
-        c.db(dst).put(dst, res, false);
+        Keyspace.encodingHint(c.db(dst).put(dst, res, false), StringValues.HINT_RAW);
         c.emit(Verbs.SET, dst, res);
         c.reply().integer(maxLen);
     }

@@ -71,8 +71,11 @@ final class StringEditCommands {
                 .handler(StringEditCommands::incrByFloat));
     }
 
-    /** Stores the edited value {@code nv} (keeping the TTL) with an encoding hint, and emits it. */
-    private static void store(Call c, byte[] key, byte[] nv, int hint) {
+    /**
+     * Stores the edited value {@code nv} (keeping the TTL; a missing key is created) with an encoding hint, and
+     * emits it as {@code SET k <new> KEEPTTL}.
+     */
+    static void store(Call c, byte[] key, byte[] nv, int hint) {
         Dict.Node<Object> n = c.db(key).put(key, nv, true);
         Keyspace.encodingHint(n, hint);
         c.emit(Verbs.SET, key, nv, Verbs.KEEPTTL);

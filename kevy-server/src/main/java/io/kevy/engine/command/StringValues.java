@@ -41,9 +41,9 @@ final class StringValues {
     /** Redis's default {@code proto-max-bulk-len}, the largest string a command may build. */
     static final long DEFAULT_MAX_BULK = 512L * 1024 * 1024;
     /** The largest Java array we allocate for a string (a little under Integer.MAX_VALUE, as the JDK does). */
-    private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
+    static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
     /** Redis's proto-max-bulk-len cannot be set below 1mb, so sizes up to it need no config lookup. */
-    private static final long MIN_MAX_BULK = 1024 * 1024;
+    static final long MIN_MAX_BULK = 1024 * 1024;
 
     static final ErrorReply OOM = ErrorReply.of("OOM command not allowed when used memory > 'maxmemory'.");
 

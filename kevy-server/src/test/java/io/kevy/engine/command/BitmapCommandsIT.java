@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kevy.engine.Engine;
-import io.kevy.engine.Keyspace;
-import io.kevy.engine.Shard;
-import io.kevy.engine.struct.Dict;
 import io.kevy.testing.FrameRecorder;
 import io.kevy.testing.RawClient;
 import io.kevy.testing.RedisOracle;
@@ -345,30 +342,50 @@ class BitmapCommandsIT {
     }
 
     @Test
-    void bitEditsKeepTheTtl() {
-        RawClient raw = kevy.raw();
-        raw.call("SETBIT", "k", "0", "1");
+    void bitEditsKeepTheTtlAndBitopDropsIt() {
+        same("SET k x EX 1000");
         frames.take();
-        long when = engine().clock().millis() + 100_000;
-        withNode("k", (ks, n) -> ks.setExpiry(n, when));
-        raw.call("SETBIT", "k", "100", "1");
-        raw.call("BITFIELD", "k", "INCRBY", "u8", "#3", "7");
-        withNode("k", (ks, n) -> assertThat(Keyspace.expiry(n)).isEqualTo(when));
-        assertThat(frames.take()).hasSize(2).allMatch(f -> f.endsWith(" KEEPTTL"));
-        raw.call("BITOP", "NOT", "k", "k");
-        withNode("k", (ks, n) -> assertThat(Keyspace.expiry(n)).as("BITOP replaces the TTL too").isZero());
+        same("SETBIT k 100 1");
+        same("TTL k");
+        same("SETBIT k 100 1");
+        same("TTL k");
+        same("BITFIELD k INCRBY u8 #3 7 GET u8 0");
+        same("TTL k");
+        same("BITFIELD k OVERFLOW FAIL INCRBY u8 #3 1000");
+        same("TTL k");
+        assertThat(frames.take()).as("SETBIT and the first BITFIELD changed bytes").hasSize(2)
+                .allMatch(f -> f.startsWith("SET k x") && f.endsWith(" KEEPTTL"));
+        same("BITOP NOT k k");
+        same("TTL k");
+        same("SET d x EX 1000");
+        same("BITOP AND d nokey");
+        same("EXISTS d");
     }
 
-    private static void withNode(String key, java.util.function.BiConsumer<Keyspace, Dict.Node<Object>> action) {
-        byte[] k = key.getBytes(StandardCharsets.UTF_8);
-        Shard s = engine().shardFor(k);
-        s.lock().lock();
-        try {
-            Keyspace ks = s.keyspace();
-            action.accept(ks, ks.node(k, engine().clock().millis()));
-        } finally {
-            s.lock().unlock();
-        }
+    @Test
+    void bitWritesLeaveRawStringsAsRedis() {
+        same("SETBIT a 1 1");
+        same("OBJECT ENCODING a");
+        same("SET n 12");
+        same("SETBIT n 1 0");
+        same("GET n");
+        same("OBJECT ENCODING n");
+        same("SET n 12");
+        same("GETBIT n 1");
+        same("BITFIELD n GET u8 0");
+        same("BITFIELD_RO n GET u8 0");
+        same("BITCOUNT n");
+        same("OBJECT ENCODING n");
+        same("BITFIELD n OVERFLOW FAIL SET u8 0 999");
+        same("OBJECT ENCODING n");
+        same("SET n 12");
+        same("BITFIELD n SET u8 0 49");
+        same("OBJECT ENCODING n");
+        same("SET m 12");
+        same("BITOP OR c m");
+        same("OBJECT ENCODING c");
+        same("BITFIELD b SET u8 0 49");
+        same("OBJECT ENCODING b");
     }
 
     @Test
