@@ -82,4 +82,21 @@ class StrtodTest {
         assertThat(Strtod.parseStrict(b("nan"))).isNaN();
         assertThat(Strtod.parseStrict(b("1x"))).isNaN();
     }
+
+    /** SORT's weights: strtod over the whole C string, with every ERANGE case an error (checked against Redis 7.0). */
+    @Test
+    void sortWeights() {
+        assertThat(Strtod.parseSortWeight(b(""))).isZero();
+        assertThat(Strtod.parseSortWeight(b("\u0000x"))).as("empty as a C string").isZero();
+        assertThat(Strtod.parseSortWeight(b("  -1.5"))).isEqualTo(-1.5);
+        assertThat(Strtod.parseSortWeight(b("0x10"))).isEqualTo(16);
+        assertThat(Strtod.parseSortWeight(b("-inf"))).isEqualTo(Double.NEGATIVE_INFINITY);
+        assertThat(Strtod.parseSortWeight(b("2\u0000junk"))).as("a C string ends at NUL").isEqualTo(2);
+        assertThat(Strtod.parseSortWeight(b("0x1p-1070"))).as("an exact subnormal").isEqualTo(0x1p-1070);
+        assertThat(Strtod.parseSortWeight(b("2.2250738585072014e-308"))).isEqualTo(Double.MIN_NORMAL);
+        for (String bad : new String[] {" ", "1 ", "x", "nan", "nan(1)", "1e400", "-1e400", "1e-400", "1e-310",
+            "4.9406564584124654e-324", "2.2250738585072011e-308", "0x1.8p-1074", "0x1p-1075", "0x", "1e"}) {
+            assertThat(Strtod.parseSortWeight(b(bad))).as("'%s'", bad).isNaN();
+        }
+    }
 }
