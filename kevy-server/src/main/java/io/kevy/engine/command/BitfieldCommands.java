@@ -7,8 +7,10 @@ import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
 
+import io.kevy.engine.Bytes;
 import io.kevy.engine.ErrorReply;
 import io.kevy.engine.Errors;
+import io.kevy.engine.RedisNumbers;
 import io.kevy.engine.ReplySink;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -126,7 +128,7 @@ final class BitfieldCommands {
     }
 
     private static void readAll(Call c, byte[] v, List<Op> ops) {
-        byte[] p = v == null ? io.kevy.engine.Bytes.EMPTY : v;
+        byte[] p = v == null ? Bytes.EMPTY : v;
         ReplySink r = c.reply();
         r.array(ops.size());
         for (Op op : ops) {
@@ -190,7 +192,7 @@ final class BitfieldCommands {
         while (end < type.length && type[end] != 0) {
             end++;
         }
-        long bits = io.kevy.engine.RedisNumbers.parseLongOr(Arrays.copyOfRange(type, 1, end), 0);
+        long bits = RedisNumbers.parseLongOr(Arrays.copyOfRange(type, 1, end), 0);
         if (bits < 1 || (type[0] == 'i' && bits > 64) || (type[0] == 'u' && bits > 63)) {
             throw Call.fail(BAD_TYPE);
         }

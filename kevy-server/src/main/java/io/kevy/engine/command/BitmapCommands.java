@@ -10,6 +10,7 @@ import io.kevy.engine.Bytes;
 import io.kevy.engine.ErrorReply;
 import io.kevy.engine.Errors;
 import io.kevy.engine.Keyspace;
+import io.kevy.engine.RedisNumbers;
 import io.kevy.engine.Verbs;
 import java.util.Arrays;
 
@@ -76,7 +77,7 @@ final class BitmapCommands {
     static long bitOffset(Call c, int i, boolean hash, int bits) {
         byte[] a = c.arg(i);
         boolean useHash = hash && a.length > 0 && a[0] == '#';
-        long offset = io.kevy.engine.RedisNumbers.parseLong(useHash ? Arrays.copyOfRange(a, 1, a.length) : a,
+        long offset = RedisNumbers.parseLong(useHash ? Arrays.copyOfRange(a, 1, a.length) : a,
                 BIT_OFFSET);
         if (useHash) {
             offset *= bits; // wraps as Redis's C multiplication does

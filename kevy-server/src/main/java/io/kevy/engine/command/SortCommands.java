@@ -5,13 +5,18 @@ import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
 
+import io.kevy.engine.Bytes;
+import io.kevy.engine.CommandException;
 import io.kevy.engine.ErrorReply;
 import io.kevy.engine.Errors;
+import io.kevy.engine.RedisNumbers;
 import io.kevy.engine.ReplySink;
 import io.kevy.engine.Strtod;
 import io.kevy.engine.Verbs;
 import io.kevy.engine.struct.SkipList;
+import io.kevy.engine.type.HashValue;
 import io.kevy.engine.type.ListValue;
+import io.kevy.engine.type.RedisValue;
 import io.kevy.engine.type.SetValue;
 import io.kevy.engine.type.ZSetValue;
 import java.util.ArrayList;
@@ -97,7 +102,7 @@ final class SortCommands {
         Options o;
         try {
             o = parse(argv, readonly);
-        } catch (io.kevy.engine.CommandException e) {
+        } catch (CommandException e) {
             return new int[] {1};
         }
         if (!o.dontSort && o.sortBy != null && readsKeys(o.sortBy)) {
@@ -124,8 +129,8 @@ final class SortCommands {
             } else if (is(a, "alpha")) {
                 o.alpha = true;
             } else if (is(a, "limit") && left >= 2) {
-                o.limitStart = io.kevy.engine.RedisNumbers.parseLong(argv[j + 1], Errors.NOT_INTEGER);
-                o.limitCount = io.kevy.engine.RedisNumbers.parseLong(argv[j + 2], Errors.NOT_INTEGER);
+                o.limitStart = RedisNumbers.parseLong(argv[j + 1], Errors.NOT_INTEGER);
+                o.limitCount = RedisNumbers.parseLong(argv[j + 2], Errors.NOT_INTEGER);
                 j += 2;
             } else if (!readonly && is(a, "store") && left >= 1) {
                 o.storeAt = j + 1;
@@ -147,7 +152,7 @@ final class SortCommands {
     }
 
     private static boolean is(byte[] a, String lower) {
-        return io.kevy.engine.Bytes.equalsIgnoreCase(a, lower);
+        return Bytes.equalsIgnoreCase(a, lower);
     }
 
     private static void sort(Call c, boolean readonly) {
@@ -172,7 +177,7 @@ final class SortCommands {
         if (value instanceof ZSetValue z) {
             z.convertToSkiplist();
         }
-        int len = value == null ? 0 : ((io.kevy.engine.type.RedisValue) value).size();
+        int len = value == null ? 0 : ((RedisValue) value).size();
         long start = Math.min(Math.max(o.limitStart, 0), len);
         long count = Math.min(Math.max(o.limitCount, -1), len);
         long end = count < 0 ? len - 1 : start + count - 1;
@@ -316,7 +321,7 @@ final class SortCommands {
             }
             for (byte[] g : gets) {
                 byte[] v = lookup(c, g, e, false);
-                list.pushRight(v == null ? io.kevy.engine.Bytes.EMPTY : v);
+                list.pushRight(v == null ? Bytes.EMPTY : v);
             }
         }
         if (list.isEmpty()) {
@@ -379,7 +384,7 @@ final class SortCommands {
             c.engine().countLookup(v != null);
         }
         if (field != null) {
-            return v instanceof io.kevy.engine.type.HashValue h ? h.get(field) : null;
+            return v instanceof HashValue h ? h.get(field) : null;
         }
         return v instanceof byte[] b ? b : null;
     }

@@ -70,7 +70,8 @@ class BitmapCommandsIT {
     static String sameBytes(ReplyDiff d, String... args) {
         StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
         for (String a : args) {
-            sb.append('$').append(a.getBytes(StandardCharsets.ISO_8859_1).length).append("\r\n").append(a).append("\r\n");
+            sb.append('$').append(a.getBytes(StandardCharsets.ISO_8859_1).length).append("\r\n").append(a)
+                    .append("\r\n");
         }
         return d.sameRaw(sb.toString());
     }
@@ -329,7 +330,8 @@ class BitmapCommandsIT {
         raw.call("SETBIT", "k", "7", "1");
         assertThat(frames.take()).containsExactly("SET k A KEEPTTL");
         raw.call("SETBIT", "k", "17", "0");
-        assertThat(frames.take()).as("growing with a 0 bit changes the length").containsExactly("SET k A\u0000\u0000 KEEPTTL");
+        assertThat(frames.take()).as("growing with a 0 bit changes the length")
+                .containsExactly("SET k A\u0000\u0000 KEEPTTL");
         raw.call("SETBIT", "z", "0", "0");
         assertThat(frames.take()).as("a new key, even all zeros").containsExactly("SET z \u0000 KEEPTTL");
         raw.call("SETBIT", "k", "-1", "1");
@@ -465,7 +467,8 @@ class BitmapCommandsIT {
         assertThat(r.bitopOr("d", "k", "nokey")).isEqualTo(1);
         assertThat(r.get("d")).isEqualTo("\u0010");
         assertThat(r.bitfield("k", BitFieldArgs.Builder.set(BitFieldArgs.unsigned(8), 0, 200)
-                .incrBy(BitFieldArgs.signed(8), 0, 100).get(BitFieldArgs.unsigned(4), 0))).containsExactly(16L, 44L, 2L);
+                .incrBy(BitFieldArgs.signed(8), 0, 100).get(BitFieldArgs.unsigned(4), 0)))
+                .containsExactly(16L, 44L, 2L);
         assertThat(r.bitfield("k", BitFieldArgs.Builder.overflow(BitFieldArgs.OverflowType.FAIL)
                 .incrBy(BitFieldArgs.signed(8), 0, 100))).containsExactly((Long) null);
         r.rpush("l", "a");

@@ -372,7 +372,8 @@ class SortCommandsIT {
         assertThat(sort.keyPositions(argv("SORT k BY nosort BY w_*"))).as("nosort is sticky").containsExactly(1);
         assertThat(sort.keyPositions(argv("SORT k BY w_*"))).isNull();
         assertThat(sort.keyPositions(argv("SORT k GET # GET o_*->f STORE d"))).isNull();
-        assertThat(sort.keyPositions(argv("SORT k LIMIT x 1 BY w_*"))).as("malformed: the handler fails").containsExactly(1);
+        assertThat(sort.keyPositions(argv("SORT k LIMIT x 1 BY w_*"))).as("malformed: the handler fails")
+                .containsExactly(1);
         assertThat(ro.keyPositions(argv("SORT_RO k"))).containsExactly(1);
         assertThat(ro.keyPositions(argv("SORT_RO k STORE d"))).containsExactly(1);
         assertThat(ro.keyPositions(argv("SORT_RO k BY w_*"))).isNull();
