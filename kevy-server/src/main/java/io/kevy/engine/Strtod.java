@@ -1,6 +1,9 @@
 package io.kevy.engine;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * C's {@code strtod} in the "C" locale, as glibc implements it, for the places where Redis 7.0 calls it directly:
@@ -12,6 +15,8 @@ import java.nio.charset.StandardCharsets;
  *       end and that is not NaN, so {@code ""} is 0 and {@code 1e400} is infinity).</li>
  *   <li>{@link #parseStrict} is Redis's {@code string2d} (ZADD scores, weights): also no leading space, not empty,
  *       no overflow to infinity and no underflow to zero.</li>
+ *   <li>{@link #parseSortWeight} is SORT's weight rule: the whole C string read, no ERANGE of any kind (an
+ *       inexact subnormal included), not NaN; {@code ""} is 0.</li>
  * </ul>
  *
  * <p>Thread-safe; static methods only.
@@ -58,7 +63,7 @@ public final class Strtod {
         while (len < b.length && b[len] != 0) {
             len++;
         }
-        byte[] s = len == b.length ? b : java.util.Arrays.copyOf(b, len);
+        byte[] s = len == b.length ? b : Arrays.copyOf(b, len);
         Result r = strtod(s, 0);
         double v = r.value();
         if (r.end() != len || r.overflow() || r.underflow() || Double.isNaN(v)) {
@@ -79,15 +84,15 @@ public final class Strtod {
         if (i < end && (s[i] == '+' || s[i] == '-')) {
             i++;
         }
-        java.math.BigDecimal want = new java.math.BigDecimal(abs);
+        BigDecimal want = new BigDecimal(abs);
         String text = new String(s, i, end - i, StandardCharsets.US_ASCII);
         if (!(text.startsWith("0x") || text.startsWith("0X"))) {
-            return new java.math.BigDecimal(text).compareTo(want) == 0;
+            return new BigDecimal(text).compareTo(want) == 0;
         }
         String body = text.substring(2);
         int p = Math.max(body.indexOf('p'), body.indexOf('P'));
-        java.math.BigInteger e = p < 0 ? java.math.BigInteger.ZERO
-                : new java.math.BigInteger(body.substring(p + 1).replace("+", ""));
+        BigInteger e = p < 0 ? BigInteger.ZERO
+                : new BigInteger(body.substring(p + 1).replace("+", ""));
         if (e.abs().bitLength() > 24) {
             return false; // |exponent| >= 2^24: only an absurdly long mantissa could bring it back to a subnormal
         }
@@ -98,8 +103,8 @@ public final class Strtod {
             exp -= 4L * (mant.length() - dot - 1);
             mant = mant.substring(0, dot) + mant.substring(dot + 1);
         }
-        java.math.BigDecimal value = new java.math.BigDecimal(new java.math.BigInteger(mant, 16));
-        java.math.BigDecimal two = java.math.BigDecimal.valueOf(2);
+        BigDecimal value = new BigDecimal(new BigInteger(mant, 16));
+        BigDecimal two = BigDecimal.valueOf(2);
         value = exp >= 0 ? value.multiply(two.pow((int) exp))
                 : value.divide(two.pow((int) -exp));
         return value.compareTo(want) == 0;
