@@ -34,8 +34,9 @@ import java.util.List;
  * it when it has only GETs, as Redis does: it never writes then), BITFIELD_RO is {@code readonly fast}.
  *
  * <p>Frames (feed contract §7): {@code SET k <new> KEEPTTL} when the stored bytes changed (created, extended or
- * edited); nothing when the writes left every byte as it was (Redis still signals the key as modified, so WATCH
- * is invalidated then too).
+ * edited); nothing when the writes left every byte as it was. WATCH follows Redis 7.0, which signals the key when
+ * some operation changed its field: edits that cancel out (INCRBY 1 then INCRBY -1) invalidate watchers without
+ * a frame; writes of the same value and FAIL overflows do not.
  */
 final class BitfieldCommands {
     private static final ErrorReply BAD_TYPE = ErrorReply.err(
@@ -113,16 +114,17 @@ final class BitfieldCommands {
         byte[] nv = BitmapCommands.grownCopy(old, (highestWrite >> 3) + 1);
         ReplySink r = c.reply();
         r.array(ops.size());
+        boolean fieldChanged = false;
         for (Op op : ops) {
             if (op.opcode() == GET) {
                 r.integer(op.signed() ? BitOps.getSigned(nv, op.offset(), op.bits())
                         : BitOps.getUnsigned(nv, op.offset(), op.bits()));
             } else {
-                write(r, nv, op);
+                fieldChanged |= write(r, nv, op);
             }
         }
-        if (old != null && Arrays.equals(old, nv)) {
-            c.shard(key).signals().touch(key); // Redis signals the key as modified after any SET/INCRBY
+        if (fieldChanged && old != null && Arrays.equals(old, nv)) {
+            c.shard(key).signals().touch(key); // no frame, but Redis signals the key as modified
         }
         BitmapCommands.finishWrite(c, key, old, nv);
     }
@@ -137,8 +139,11 @@ final class BitfieldCommands {
         }
     }
 
-    /** Runs one SET or INCRBY on {@code p} and writes its reply: the old value (SET), the new one, or nil. */
-    private static void write(ReplySink r, byte[] p, Op op) {
+    /**
+     * Runs one SET or INCRBY on {@code p} and writes its reply: the old value (SET), the new one, or nil (a FAIL
+     * overflow, which writes nothing). Returns true when the field's value changed.
+     */
+    private static boolean write(ReplySink r, byte[] p, Op op) {
         int bits = op.bits();
         long old = op.signed() ? BitOps.getSigned(p, op.offset(), bits) : BitOps.getUnsigned(p, op.offset(), bits);
         long value;
@@ -155,7 +160,7 @@ final class BitfieldCommands {
         if (dir != 0) {
             if (op.overflow() == FAIL) {
                 r.nullBulk();
-                return;
+                return false;
             }
             if (op.overflow() == WRAP) {
                 result = op.signed() ? BitOps.signedWrap(value, incr, bits) : BitOps.unsignedWrap(value, incr, bits);
@@ -165,6 +170,7 @@ final class BitfieldCommands {
         }
         r.integer(op.opcode() == INCRBY ? result : old);
         BitOps.setUnsigned(p, op.offset(), bits, result);
+        return result != old;
     }
 
     private static int overflowType(Call c, int i) {
