@@ -115,7 +115,7 @@ public final class Dispatcher {
             case ALL -> failed = runAllLocked(call, spec);
             default -> {
                 int[] pos = spec.keyPositions(argv);
-                if (pos == null) {
+                if (pos == null || (spec.keyFinder() != null && spec.keyFinder().readsUnnamedKeys(argv))) {
                     failed = runAllLocked(call, spec);
                 } else if (pos.length == 1 || engine.shardCount() == 1) {
                     Shard shard = pos.length == 0 ? engine.shard(0) : engine.shardFor(argv[pos[0]]);

@@ -85,35 +85,51 @@ final class SortCommands {
     }
 
     static void register(CommandTable t) {
-        t.add(command("sort", -2).flags(WRITE, DENYOOM).keys(1, 1, 1, argv -> keys(argv, false)).group("generic")
+        t.add(command("sort", -2).flags(WRITE, DENYOOM).keys(1, 1, 1, new SortKeys(false)).group("generic")
                 .since("1.0.0")
                 .summary("Sort the elements in a list, set or sorted set, optionally storing the result")
                 .handler(c -> sort(c, false)));
-        t.add(command("sort_ro", -2).flags(READONLY).keys(1, 1, 1, argv -> keys(argv, true)).group("generic")
+        t.add(command("sort_ro", -2).flags(READONLY).keys(1, 1, 1, new SortKeys(true)).group("generic")
                 .since("7.0.0").summary("Sort the elements in a list, set or sorted set. Read-only variant of SORT.")
                 .handler(c -> sort(c, true)));
     }
 
     /**
-     * The key finder: the sorted key and the STORE key; null (lock every shard) when a BY or GET pattern reads
-     * keys; the sorted key alone when the options are malformed (the handler fails before reading anything).
+     * SORT's keys: the sorted key and the STORE key (what COMMAND GETKEYS reports, as Redis); when a BY or GET
+     * pattern reads keys built from the elements, every shard is locked; the sorted key alone when the options
+     * are malformed (the handler fails before reading anything).
      */
-    static int[] keys(byte[][] argv, boolean readonly) {
-        Options o;
-        try {
-            o = parse(argv, readonly);
-        } catch (CommandException e) {
-            return new int[] {1};
+    record SortKeys(boolean readonly) implements KeyFinder {
+        @Override
+        public int[] keyPositions(byte[][] argv) {
+            Options o = parseOrNull(argv, readonly);
+            return o == null || o.storeAt < 0 ? new int[] {1} : new int[] {1, o.storeAt};
         }
-        if (!o.dontSort && o.sortBy != null && readsKeys(o.sortBy)) {
-            return null;
+
+        @Override
+        public boolean readsUnnamedKeys(byte[][] argv) {
+            Options o = parseOrNull(argv, readonly);
+            if (o == null) {
+                return false;
+            }
+            if (!o.dontSort && o.sortBy != null && readsKeys(o.sortBy)) {
+                return true;
+            }
+            for (byte[] g : o.gets) {
+                if (readsKeys(g)) {
+                    return true;
+                }
+            }
+            return false;
         }
-        for (byte[] g : o.gets) {
-            if (readsKeys(g)) {
+
+        private static Options parseOrNull(byte[][] argv, boolean readonly) {
+            try {
+                return parse(argv, readonly);
+            } catch (CommandException e) {
                 return null;
             }
         }
-        return o.storeAt < 0 ? new int[] {1} : new int[] {1, o.storeAt};
     }
 
     /** The option loop of {@code sortCommandGeneric}, with its errors in its order. */

@@ -361,6 +361,10 @@ class SortCommandsIT {
 
     @Test
     void keyFinderLocksAllShardsOnlyWhenPatternsReadKeys() {
+        try (ReplyDiff d = new ReplyDiff(kevy.raw(), redis.raw())) {
+            d.same("COMMAND", "GETKEYS", "SORT", "k", "BY", "w_*", "STORE", "d");
+            d.same("COMMAND", "GETKEYS", "SORT", "k", "GET", "#", "GET", "o_*->f");
+        }
         CommandSpec sort = engine().commands().lookup("sort");
         CommandSpec ro = engine().commands().lookup("sort_ro");
         assertThat(sort.keyPositions(argv("SORT k"))).containsExactly(1);
@@ -370,13 +374,18 @@ class SortCommandsIT {
         assertThat(sort.keyPositions(argv("SORT k BY nosort GET # STORE d"))).containsExactly(1, 7);
         assertThat(sort.keyPositions(argv("SORT k GET nostar"))).containsExactly(1);
         assertThat(sort.keyPositions(argv("SORT k BY nosort BY w_*"))).as("nosort is sticky").containsExactly(1);
-        assertThat(sort.keyPositions(argv("SORT k BY w_*"))).isNull();
-        assertThat(sort.keyPositions(argv("SORT k GET # GET o_*->f STORE d"))).isNull();
+        assertThat(sort.keyFinder().readsUnnamedKeys(argv("SORT k BY nosort GET # STORE d"))).isFalse();
+        assertThat(sort.keyFinder().readsUnnamedKeys(argv("SORT k STORE d"))).isFalse();
+        assertThat(sort.keyPositions(argv("SORT k BY w_*"))).as("GETKEYS names the sorted key").containsExactly(1);
+        assertThat(sort.keyFinder().readsUnnamedKeys(argv("SORT k BY w_*"))).isTrue();
+        assertThat(sort.keyPositions(argv("SORT k GET # GET o_*->f STORE d"))).containsExactly(1, 7);
+        assertThat(sort.keyFinder().readsUnnamedKeys(argv("SORT k GET # GET o_*->f STORE d"))).isTrue();
         assertThat(sort.keyPositions(argv("SORT k LIMIT x 1 BY w_*"))).as("malformed: the handler fails")
                 .containsExactly(1);
         assertThat(ro.keyPositions(argv("SORT_RO k"))).containsExactly(1);
         assertThat(ro.keyPositions(argv("SORT_RO k STORE d"))).containsExactly(1);
-        assertThat(ro.keyPositions(argv("SORT_RO k BY w_*"))).isNull();
+        assertThat(ro.keyPositions(argv("SORT_RO k BY w_*"))).containsExactly(1);
+        assertThat(ro.keyFinder().readsUnnamedKeys(argv("SORT_RO k BY w_*"))).isTrue();
         assertThat(sort.flags()).containsOnly(CommandFlag.WRITE, CommandFlag.DENYOOM, CommandFlag.MOVABLEKEYS);
         assertThat(ro.flags()).containsOnly(CommandFlag.READONLY, CommandFlag.MOVABLEKEYS);
     }
