@@ -13,9 +13,19 @@ public interface ClientChannel {
 
     /**
      * Delivers a reply produced with {@link #newAsyncReply()} and resumes the session's command loop (it was
-     * parked on a blocking command). Safe from any thread.
+     * parked on a blocking command). When the transport is closing, the reply is only released. Safe from any
+     * thread.
      */
     void sendAsync(ReplySink reply);
+
+    /**
+     * Runs {@code task} on the session's own thread: the connection's event loop, or the embedded caller's
+     * thread parked on a blocking command. Tasks run in submission order. Safe from any thread (also under a
+     * shard lock: it only enqueues).
+     *
+     * @throws java.util.concurrent.RejectedExecutionException when the transport has shut down
+     */
+    void execute(Runnable task);
 
     /** Closes the transport (CLIENT KILL). Safe from any thread; idempotent. */
     void close();

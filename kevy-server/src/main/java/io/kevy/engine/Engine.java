@@ -3,12 +3,14 @@ package io.kevy.engine;
 import io.kevy.engine.command.CommandStats;
 import io.kevy.engine.command.CommandTable;
 import io.kevy.engine.command.Dispatcher;
+import io.kevy.feed.Feed;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -51,7 +53,10 @@ public final class Engine implements AutoCloseable {
     private volatile String requirePass;
     private volatile int hz;
     private volatile boolean activeExpire = true;
+    private final Feed feed;
     private volatile ScheduledExecutorService cron;
+    private volatile ScheduledThreadPoolExecutor timer;
+    private volatile boolean closed;
 
     public Engine(EngineConfig config) {
         this.config = config;
@@ -59,6 +64,8 @@ public final class Engine implements AutoCloseable {
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new Shard(this, i, newGeneration(0));
         }
+        this.feed = new Feed(this, config.feed());
+        registerInfoSection("feed", feed::writeInfo);
         this.commands = CommandTable.standard();
         this.commandStats = new CommandStats(commands);
         this.dispatcher = new Dispatcher(this);
@@ -99,6 +106,39 @@ public final class Engine implements AutoCloseable {
     /** The shard owning {@code key}. */
     public Shard shardFor(byte[] key) {
         return shards[Slots.shard(key, shards.length)];
+    }
+
+    /** The change feed (on or off per {@link EngineConfig#feed()}). */
+    public Feed feed() {
+        return feed;
+    }
+
+    /**
+     * The engine's timer (one daemon thread, cancelled tasks removed at once): timeouts of blocked clients.
+     * Tasks must be short: they only hand work to the owning session's thread.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException when the engine is closed
+     */
+    public ScheduledExecutorService timer() {
+        ScheduledThreadPoolExecutor t = timer;
+        if (t == null) {
+            synchronized (this) {
+                if (closed) {
+                    throw new java.util.concurrent.RejectedExecutionException("engine closed");
+                }
+                t = timer;
+                if (t == null) {
+                    t = new ScheduledThreadPoolExecutor(1, r -> {
+                        Thread th = new Thread(r, "kevy-timer");
+                        th.setDaemon(true);
+                        return th;
+                    });
+                    t.setRemoveOnCancelPolicy(true);
+                    timer = t;
+                }
+            }
+        }
+        return t;
     }
 
     public CommandTable commands() {
@@ -383,9 +423,14 @@ public final class Engine implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        closed = true;
         if (cron != null) {
             cron.shutdownNow();
             cron = null;
+        }
+        if (timer != null) {
+            timer.shutdownNow();
+            timer = null;
         }
     }
 }

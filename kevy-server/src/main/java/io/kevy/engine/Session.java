@@ -21,7 +21,7 @@ public final class Session {
     private volatile long lastInteractionMs;
     private volatile String lastCommand = "NULL";
     private volatile boolean authenticated;
-    private volatile boolean blocked;
+    private volatile BlockedClient blockedClient;
     private volatile boolean killed;
     /** A write command ran since the transport last flushed replies (appendfsync always gates those). */
     private boolean wrote;
@@ -102,12 +102,34 @@ public final class Session {
         this.authenticated = authenticated;
     }
 
+    /** True while the session is parked on a blocking command (CLIENT LIST flag {@code b}, blocked_clients). */
     public boolean blocked() {
-        return blocked;
+        return blockedClient != null;
     }
 
-    public void blocked(boolean blocked) {
-        this.blocked = blocked;
+    /** The blocking command the session is parked on, or null. */
+    public BlockedClient blockedClient() {
+        return blockedClient;
+    }
+
+    /** Records that the session is parked on {@code b} (called by {@link BlockedClient#arm}). */
+    void blockedClient(BlockedClient b) {
+        this.blockedClient = b;
+    }
+
+    /** Clears the parked command if it is still {@code b}. */
+    void clearBlockedClient(BlockedClient b) {
+        if (blockedClient == b) {
+            blockedClient = null;
+        }
+    }
+
+    /** Cancels the blocking command the session is parked on, if any (disconnect, CLIENT KILL). */
+    public void cancelBlocked() {
+        BlockedClient b = blockedClient;
+        if (b != null) {
+            b.cancel();
+        }
     }
 
     /** True once CLIENT KILL (or a disconnect) ended the session. */
@@ -181,7 +203,7 @@ public final class Session {
     /** CLIENT LIST's {@code flags} field. */
     public String flags() {
         StringBuilder sb = new StringBuilder();
-        if (blocked) {
+        if (blockedClient != null) {
             sb.append('b');
         }
         if (dirtyCas) {

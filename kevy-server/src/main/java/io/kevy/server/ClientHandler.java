@@ -103,7 +103,6 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
             }
             if (outcome == Dispatcher.Outcome.BLOCKED) {
                 blocked = true;
-                session.blocked(true);
                 flush();
                 ctx.channel().config().setAutoRead(false);
                 return;
@@ -215,6 +214,7 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
             held.pollFirst().bytes().release();
         }
         if (session != null) {
+            session.cancelBlocked();
             session.killed(true);
             server.sessionClosed(session);
             session = null;
@@ -253,9 +253,13 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
                 ctx.writeAndFlush(b, ctx.voidPromise());
             }
             blocked = false;
-            session.blocked(false);
             resume();
         });
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        ctx.executor().execute(task);
     }
 
     @Override

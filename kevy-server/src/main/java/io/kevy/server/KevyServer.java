@@ -6,6 +6,7 @@ import io.kevy.engine.Host;
 import io.kevy.engine.RedisConfigCatalog;
 import io.kevy.engine.RuntimeConfig;
 import io.kevy.engine.Session;
+import io.kevy.feed.FeedConfig;
 import io.kevy.persist.Fsync;
 import io.kevy.persist.Persistence;
 import io.kevy.persist.PersistenceConfig;
@@ -76,7 +77,9 @@ public final class KevyServer implements AutoCloseable, Host {
         this.config = config;
         this.engine = new Engine(EngineConfig.defaults()
                 .withShards(config.get(ServerOptions.SHARDS))
-                .withHz(config.get(ServerOptions.HZ)));
+                .withHz(config.get(ServerOptions.HZ))
+                .withFeed(config.get(ServerOptions.FEED_ENABLED)
+                        ? FeedConfig.enabled(config.get(ServerOptions.FEED_BUFFER_SIZE)) : FeedConfig.disabled()));
         engine.host(this);
         engine.requirePass(config.get(ServerOptions.REQUIREPASS));
         this.maxClients = config.get(ServerOptions.MAXCLIENTS);

@@ -24,13 +24,30 @@ public final class StateDump {
 
     /** Every live-or-not key of every shard, locking each shard while it is read. */
     public static Map<String, String> of(Engine engine) {
+        return of(engine, Long.MIN_VALUE);
+    }
+
+    /**
+     * Every key of every shard that is live at {@code nowMs} (ms since the epoch), locking each shard while it is
+     * read: two engines compared at the same instant agree on which keys have expired, whatever either has
+     * reaped already.
+     */
+    public static Map<String, String> live(Engine engine, long nowMs) {
+        return of(engine, nowMs);
+    }
+
+    private static Map<String, String> of(Engine engine, long nowMs) {
         Map<String, String> out = new TreeMap<>();
         for (int i = 0; i < engine.shardCount(); i++) {
             Shard s = engine.shard(i);
             s.lock().lock();
             try {
-                s.keyspace().forEach(n -> out.put(str(n.key()), describe(n.value())
-                        + (Keyspace.expiry(n) == Keyspace.NO_EXPIRY ? "" : " PXAT " + Keyspace.expiry(n))));
+                s.keyspace().forEach(n -> {
+                    if (nowMs == Long.MIN_VALUE || Keyspace.isLive(n, nowMs)) {
+                        out.put(str(n.key()), describe(n.value())
+                                + (Keyspace.expiry(n) == Keyspace.NO_EXPIRY ? "" : " PXAT " + Keyspace.expiry(n)));
+                    }
+                });
             } finally {
                 s.lock().unlock();
             }

@@ -1,5 +1,6 @@
 package io.kevy.engine.command;
 
+import io.kevy.engine.BlockedClient;
 import io.kevy.engine.Bytes;
 import io.kevy.engine.CommandException;
 import io.kevy.engine.Engine;
@@ -10,6 +11,7 @@ import io.kevy.engine.RedisNumbers;
 import io.kevy.engine.ReplySink;
 import io.kevy.engine.Session;
 import io.kevy.engine.Shard;
+import io.kevy.engine.Waiter;
 import io.kevy.engine.struct.Dict;
 
 /**
@@ -28,6 +30,8 @@ public final class Call {
     private long now;
     private boolean failed;
     private boolean closeRequested;
+    private boolean mayBlock;
+    private BlockedClient blocked;
 
     Call(Engine engine, Session session, ReplySink reply, byte[][] argv, CommandSpec spec, long now) {
         this.engine = engine;
@@ -44,6 +48,43 @@ public final class Call {
         this.spec = spec;
         this.now = now;
         this.failed = false;
+        this.mayBlock = false;
+    }
+
+    /** Allows {@link #block} (set by the dispatcher for a top-level command, never inside EXEC). */
+    void mayBlock(boolean allowed) {
+        this.mayBlock = allowed;
+    }
+
+    /**
+     * True when this command may park ({@link #block}); false inside MULTI/EXEC, where blocking commands
+     * answer at once as if they had timed out (as in Redis).
+     */
+    public boolean mayBlock() {
+        return mayBlock;
+    }
+
+    /**
+     * Parks this command: the handler writes no reply, registers {@link BlockedClient#wake()} where the
+     * awaited event is signalled (under the lock that guards it), and returns; the dispatcher starts the
+     * timeout and answers {@code Outcome.BLOCKED}. The reply comes later from {@code waiter} on the session's
+     * own thread. Only once per command, and only when {@link #mayBlock()}.
+     *
+     * @param timeoutMs the timeout in ms, 0 for none
+     * @return the blocked client, whose {@code wake} the handler registers
+     * @throws IllegalStateException when blocking is not allowed here or was already requested
+     */
+    public BlockedClient block(Waiter waiter, long timeoutMs) {
+        if (!mayBlock || blocked != null) {
+            throw new IllegalStateException("command " + spec.name() + " cannot block here");
+        }
+        blocked = new BlockedClient(session, waiter, timeoutMs);
+        return blocked;
+    }
+
+    /** The blocked client requested by the handler, or null. */
+    BlockedClient blocked() {
+        return blocked;
     }
 
     public Engine engine() {

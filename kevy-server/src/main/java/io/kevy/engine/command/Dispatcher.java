@@ -108,6 +108,7 @@ public final class Dispatcher {
         long now = engine.clock().millis();
         session.touch(now, spec.name());
         Call call = new Call(engine, session, out, argv, spec, now);
+        call.mayBlock(true);
         long t0 = System.nanoTime();
         boolean failed;
         switch (spec.lockScope()) {
@@ -133,6 +134,15 @@ public final class Dispatcher {
         engine.commandStats().called(spec, (System.nanoTime() - t0) / 1000, failed || call.failed());
         if (spec.isWrite()) {
             session.markWrote();
+        }
+        if (call.blocked() != null) {
+            if (failed) {
+                call.blocked().cancel(); // the handler failed after parking: its error reply stands
+            } else {
+                // the handler parked a waiter; its locks are released, so the timeout can start
+                call.blocked().arm(engine);
+                return Outcome.BLOCKED;
+            }
         }
         if (call.closeRequested()) {
             return Outcome.CLOSE;

@@ -1,0 +1,368 @@
+package io.kevy.embedded;
+
+import io.kevy.engine.Engine;
+import io.kevy.engine.EngineConfig;
+import io.kevy.engine.Session;
+import io.kevy.engine.command.Dispatcher;
+import io.kevy.feed.Feed;
+import io.kevy.feed.FeedCursor;
+import io.kevy.feed.FeedFrame;
+import io.kevy.feed.FeedRead;
+import io.kevy.feed.PrefixFilter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * kevy embedded: the server's engine in-process, without the network. One shard, so one change stream
+ * (feed contract §9: {@link #feedShards()} is 1). Commands run through the same command table and dispatcher
+ * as on the server, with the same semantics and effect frames.
+ *
+ * <pre>{@code
+ * try (Store store = Store.open(Config.defaults().withFeed(0))) {
+ *     store.set("user:1", "ada");
+ *     FeedCursor start = store.changesTail();
+ *     ChangeBatch batch = store.changesSince(start.generation(), start.offset(), 256,
+ *             List.of("user:".getBytes(UTF_8)));
+ *     for (Change c : batch.changes()) { ... }
+ * }
+ * }</pre>
+ *
+ * <p><b>Thread-safe.</b> Any number of threads may call any method at once. Each {@link #execute} call is
+ * its own client: MULTI/WATCH state does not carry from one call to the next. A blocking command (and the
+ * blocking {@link #changesSince(long, long, int, List, Duration) changesSince}) parks the calling thread
+ * only. Arguments are copied on the way in and replies on the way out, so callers may reuse their arrays.
+ */
+public final class Store implements AutoCloseable {
+    private final Config config;
+    private final Engine engine;
+    private final Set<EmbeddedChannel> parked = ConcurrentHashMap.newKeySet();
+    private final Set<Runnable> waitingReads = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    private Store(Config config) {
+        this.config = config;
+        this.engine = new Engine(EngineConfig.defaults().withShards(1).withHz(config.hz())
+                .withFeed(config.feedConfig()));
+        engine.startCron();
+    }
+
+    /** Opens a store (in memory). Close it to stop its background expiry thread. */
+    public static Store open(Config config) {
+        return new Store(config);
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    /** The engine (for the in-module test harness and the persistence layer). */
+    Engine engine() {
+        return engine;
+    }
+
+    /* ---------------- generic commands ---------------- */
+
+    /**
+     * Runs one command, verb first, and returns its reply; an error is returned as {@link Reply.Error}, not
+     * thrown. A blocking command (BLPOP, FEED.READ ... BLOCK) parks the calling thread until it completes.
+     *
+     * @throws IllegalArgumentException when {@code argv} is empty
+     * @throws IllegalStateException when the store is closed
+     * @throws java.util.concurrent.CancellationException when the thread is interrupted while a blocking
+     *         command waits (the interrupt status is kept), or the store is closed meanwhile
+     */
+    public Reply execute(byte[]... argv) {
+        if (argv.length == 0) {
+            throw new IllegalArgumentException("empty command");
+        }
+        ensureOpen();
+        byte[][] args = new byte[argv.length][];
+        for (int i = 0; i < argv.length; i++) {
+            args[i] = argv[i].clone();
+        }
+        EmbeddedChannel channel = new EmbeddedChannel();
+        Session session = engine.sessions().open(channel, engine.clock().millis(), true);
+        try {
+            ReplyTree out = new ReplyTree();
+            Dispatcher.Outcome outcome = engine.dispatcher().dispatch(session, args, out);
+            if (outcome != Dispatcher.Outcome.BLOCKED) {
+                return out.result();
+            }
+            parked.add(channel);
+            try {
+                if (closed) {
+                    channel.close();
+                }
+                return channel.awaitReply(session);
+            } finally {
+                parked.remove(channel);
+            }
+        } finally {
+            session.killed(true);
+            engine.sessions().close(session);
+        }
+    }
+
+    /** {@link #execute(byte[]...)} with UTF-8 arguments. */
+    public Reply execute(String... argv) {
+        byte[][] b = new byte[argv.length][];
+        for (int i = 0; i < argv.length; i++) {
+            b[i] = utf8(argv[i]);
+        }
+        return execute(b);
+    }
+
+    /* ---------------- typed commands (errors throw ReplyException) ---------------- */
+
+    /** GET: the value, or null when absent. @throws ReplyException for WRONGTYPE */
+    public byte[] get(byte[] key) {
+        return execute(bytes("GET"), key).asBytes();
+    }
+
+    /** GET with UTF-8 key and value; null when absent. @throws ReplyException for WRONGTYPE */
+    public String get(String key) {
+        return execute("GET", key).asString();
+    }
+
+    /** SET: stores the value, clearing any TTL. */
+    public void set(byte[] key, byte[] value) {
+        execute(bytes("SET"), key, value).orThrow();
+    }
+
+    /** SET with UTF-8 key and value. */
+    public void set(String key, String value) {
+        execute("SET", key, value).orThrow();
+    }
+
+    /**
+     * SET with a TTL ({@code SET key value PX ms}).
+     *
+     * @param ttl at least 1 ms
+     * @throws ReplyException when the TTL is out of range
+     */
+    public void set(String key, String value, Duration ttl) {
+        execute("SET", key, value, "PX", Long.toString(ttl.toMillis())).orThrow();
+    }
+
+    /** DEL: the number of keys removed. */
+    public long del(String... keys) {
+        return execute(prepend("DEL", keys)).asLong();
+    }
+
+    /** EXISTS: how many of the keys exist (a key named twice counts twice). */
+    public long exists(String... keys) {
+        return execute(prepend("EXISTS", keys)).asLong();
+    }
+
+    /** PEXPIRE: true when the key exists and got the TTL. @throws ReplyException for an invalid TTL */
+    public boolean expire(String key, Duration ttl) {
+        return execute("PEXPIRE", key, Long.toString(ttl.toMillis())).asLong() == 1;
+    }
+
+    /** HSET of one field: 1 when the field is new, 0 when it was updated. @throws ReplyException WRONGTYPE */
+    public long hset(String key, String field, String value) {
+        return execute("HSET", key, field, value).asLong();
+    }
+
+    /** HSET of several fields (in map order): how many are new. @throws ReplyException WRONGTYPE */
+    public long hset(String key, Map<String, String> fields) {
+        if (fields.isEmpty()) {
+            throw new IllegalArgumentException("no fields");
+        }
+        List<String> argv = new ArrayList<>(2 + fields.size() * 2);
+        argv.add("HSET");
+        argv.add(key);
+        fields.forEach((f, v) -> {
+            argv.add(f);
+            argv.add(v);
+        });
+        return execute(argv.toArray(new String[0])).asLong();
+    }
+
+    /** HGETALL: the fields and values in the hash's order (empty when absent). @throws ReplyException WRONGTYPE */
+    public Map<String, String> hgetall(String key) {
+        List<Reply> e = execute("HGETALL", key).elements();
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < e.size(); i += 2) {
+            out.put(e.get(i).asString(), e.get(i + 1).asString());
+        }
+        return out;
+    }
+
+    /**
+     * Every live key matching the glob {@code pattern} (SCAN ... MATCH pattern until the cursor is 0; keys
+     * present for the whole scan are returned exactly once here).
+     */
+    public List<String> scan(String pattern) {
+        Set<String> keys = new LinkedHashSet<>();
+        String cursor = "0";
+        do {
+            List<Reply> page = execute("SCAN", cursor, "MATCH", pattern, "COUNT", "1000").elements();
+            cursor = page.get(0).asString();
+            for (Reply k : page.get(1).elements()) {
+                keys.add(k.asString());
+            }
+        } while (!cursor.equals("0"));
+        return new ArrayList<>(keys);
+    }
+
+    /* ---------------- the change feed (feed contract §9) ---------------- */
+
+    /** Always 1: the embedded store has one stream. */
+    public int feedShards() {
+        return 1;
+    }
+
+    /**
+     * The cursor a fresh consumer starts from: the current generation and next offset.
+     *
+     * @throws FeedException.Disabled when the store was opened without the feed
+     */
+    public FeedCursor changesTail() {
+        Feed feed = feed();
+        return feed.tail(0);
+    }
+
+    /**
+     * The changes from {@code (generation, offset)} on, without waiting: the same rules as FEED.READ (feed
+     * contract §4). {@code limit} (clamped to [1, 4096]) bounds the changes <em>scanned</em>; {@code prefixes}
+     * (OR; empty = all) filter changes of single-key shape, others are always delivered (§8). The returned
+     * cursor moves past filtered changes too.
+     *
+     * @throws FeedException.Resync    the generation is not the current one, or the offset was evicted
+     * @throws FeedException.Future    the offset is past the tail
+     * @throws FeedException.Disabled  the store was opened without the feed
+     */
+    public ChangeBatch changesSince(long generation, long offset, int limit, List<byte[]> prefixes) {
+        FeedRead read = feed().open(0, generation, offset, Feed.clampCount(limit), PrefixFilter.of(prefixes));
+        FeedRead.Result r = read.step();
+        return toBatch(r == null ? read.idle() : r);
+    }
+
+    /**
+     * As {@link #changesSince(long, long, int, List)}, but when nothing is deliverable waits up to {@code wait}
+     * for changes (the server's BLOCK): returns as soon as a change passes the filter, {@code limit} changes
+     * were scanned, or the time is up (then with no changes and the cursor past any filtered ones).
+     * {@link Duration#ZERO} does not wait. Closing the store ends the wait early (with no changes).
+     *
+     * @throws InterruptedException when interrupted while waiting
+     * @throws FeedException as the non-blocking variant, also when the stream is reset while waiting
+     */
+    public ChangeBatch changesSince(long generation, long offset, int limit, List<byte[]> prefixes, Duration wait)
+            throws InterruptedException {
+        FeedRead read = feed().open(0, generation, offset, Feed.clampCount(limit), PrefixFilter.of(prefixes));
+        long deadline = System.nanoTime() + wait.toNanos();
+        Semaphore signal = new Semaphore(0);
+        Runnable wake = signal::release;
+        waitingReads.add(wake);
+        try {
+            while (true) {
+                FeedRead.Result r = read.step();
+                if (r != null) {
+                    return toBatch(r);
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || closed) {
+                    return toBatch(read.idle());
+                }
+                if (read.park(wake)) {
+                    signal.tryAcquire(left, TimeUnit.NANOSECONDS);
+                    signal.drainPermits();
+                }
+            }
+        } finally {
+            waitingReads.remove(wake);
+            read.close(wake);
+        }
+    }
+
+    /** Live keys starting with {@code prefix} and how many have a TTL (PREFIX.STATS; works without the feed). */
+    public PrefixInfo infoPrefix(byte[] prefix) {
+        ensureOpen();
+        Feed.PrefixStats st = engine.feed().prefixStats(prefix.clone());
+        return new PrefixInfo(st.keys(), st.expires());
+    }
+
+    /** {@link #infoPrefix(byte[])} with a UTF-8 prefix. */
+    public PrefixInfo infoPrefix(String prefix) {
+        return infoPrefix(utf8(prefix));
+    }
+
+    private Feed feed() {
+        ensureOpen();
+        Feed feed = engine.feed();
+        if (!feed.enabled()) {
+            throw new FeedException.Disabled();
+        }
+        return feed;
+    }
+
+    private static ChangeBatch toBatch(FeedRead.Result r) {
+        if (r instanceof FeedRead.Batch b) {
+            List<Change> changes = new ArrayList<>(b.frames().size());
+            for (FeedFrame f : b.frames()) {
+                byte[][] argv = new byte[f.argv().length][];
+                for (int i = 0; i < argv.length; i++) {
+                    argv[i] = f.argv()[i].clone();
+                }
+                changes.add(new Change(f.offset(), argv));
+            }
+            return new ChangeBatch(changes, new FeedCursor(b.generation(), b.next()));
+        }
+        if (r instanceof FeedRead.Resync rs) {
+            throw new FeedException.Resync(rs.generation(), rs.tail());
+        }
+        throw new FeedException.Future();
+    }
+
+    /* ---------------- life cycle ---------------- */
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("store closed");
+        }
+    }
+
+    /**
+     * Stops the store: callers blocked in {@link #execute} get a CancellationException, waiting
+     * {@code changesSince} calls return; later calls fail. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (EmbeddedChannel c : parked) {
+            c.close();
+        }
+        for (Runnable w : waitingReads) {
+            w.run();
+        }
+        engine.close();
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] bytes(String ascii) {
+        return ascii.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static String[] prepend(String verb, String[] rest) {
+        String[] out = new String[rest.length + 1];
+        out[0] = verb;
+        System.arraycopy(rest, 0, out, 1, rest.length);
+        return out;
+    }
+}

@@ -1,0 +1,60 @@
+package io.kevy.feed;
+
+import io.kevy.engine.Bytes;
+import io.kevy.engine.FrameKeys;
+import java.util.List;
+
+/**
+ * The PREFIX filter of FEED.READ and {@code changesSince} (feed contract §8): a frame of single-key shape
+ * ({@link FrameKeys#isSingleKey}: its key is argv[1]) is delivered when its key starts with any of the
+ * prefixes (byte comparison; the empty prefix matches everything). Every other frame (DEL with 2+ keys,
+ * MSET, RENAME) is always delivered: fail-open, the consumer checks its keys itself. No prefix at all means
+ * no filter.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class PrefixFilter {
+    /** The filter that delivers every frame. */
+    public static final PrefixFilter ALL = new PrefixFilter(new byte[0][]);
+
+    private final byte[][] prefixes;
+
+    private PrefixFilter(byte[][] prefixes) {
+        this.prefixes = prefixes;
+    }
+
+    /** A filter for {@code prefixes} (OR); {@link #ALL} when the list is empty or contains an empty prefix. */
+    public static PrefixFilter of(List<byte[]> prefixes) {
+        if (prefixes.isEmpty()) {
+            return ALL;
+        }
+        byte[][] p = new byte[prefixes.size()][];
+        for (int i = 0; i < p.length; i++) {
+            byte[] b = prefixes.get(i);
+            if (b.length == 0) {
+                return ALL;
+            }
+            p[i] = b.clone();
+        }
+        return new PrefixFilter(p);
+    }
+
+    /** True when this filter delivers every frame. */
+    public boolean isAll() {
+        return prefixes.length == 0;
+    }
+
+    /** True when {@code frame} is delivered (contract §8). */
+    public boolean accepts(byte[][] frame) {
+        if (prefixes.length == 0 || !FrameKeys.isSingleKey(frame)) {
+            return true;
+        }
+        byte[] key = frame[1];
+        for (byte[] p : prefixes) {
+            if (Bytes.startsWith(key, p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,56 @@
+package io.kevy.testing.gen;
+
+import io.kevy.engine.command.CommandTable;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Random write commands of one command family, for the seeded tests of the completeness invariant (feed
+ * contract §7). A family lists its {@link Op}s; the harness keeps those whose command is in the command table,
+ * so a generator can be written before its family lands. Add a family to {@link Generators#ALL}.
+ */
+public interface CommandGenerator {
+    /** The family's name, for the report (e.g. {@code "strings"}). */
+    String family();
+
+    /** Every operation this family may generate. */
+    List<Op> ops();
+
+    /**
+     * One kind of command.
+     *
+     * @param command the command name as in the table (lower case), used to check availability
+     * @param build   makes one random instance, verb first
+     */
+    record Op(String command, Build build) {
+        /** True when the command exists in {@code table}. */
+        public boolean available(CommandTable table) {
+            return table.lookup(command) != null;
+        }
+    }
+
+    /** Builds one command's argv. */
+    @FunctionalInterface
+    interface Build {
+        byte[][] make(Random rnd, Ctx ctx);
+    }
+
+    /** What a builder may use: key pools and the time base for absolute times. */
+    interface Ctx {
+        /** A key of the named area ({@code "s"} strings, {@code "h"} hashes, ...), sometimes any key. */
+        String key(Random rnd, String area);
+
+        /** Now, in ms since the epoch (absolute times are made from it). */
+        long nowMs();
+    }
+
+    /** argv from strings (ISO-8859-1, so every char is one byte). */
+    static byte[][] argv(String... args) {
+        byte[][] b = new byte[args.length][];
+        for (int i = 0; i < args.length; i++) {
+            b[i] = args[i].getBytes(StandardCharsets.ISO_8859_1);
+        }
+        return b;
+    }
+}
