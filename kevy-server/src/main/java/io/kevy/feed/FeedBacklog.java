@@ -39,7 +39,6 @@ public final class FeedBacklog implements EffectListener {
     private final AtomicInteger blockedReaders = new AtomicInteger();
 
     private byte[][][] ring = new byte[INITIAL_CAPACITY][][];
-    private long[] sizes = new long[INITIAL_CAPACITY];
     private int head;
     private int count;
     private long firstOffset;
@@ -104,9 +103,7 @@ public final class FeedBacklog implements EffectListener {
         if (count == ring.length) {
             grow();
         }
-        int i = (head + count) & (ring.length - 1);
-        ring[i] = frame;
-        sizes[i] = size;
+        ring[(head + count) & (ring.length - 1)] = frame;
         count++;
         bytes += size;
         wakeAll();
@@ -115,7 +112,6 @@ public final class FeedBacklog implements EffectListener {
     @Override
     public void onStreamReset(Shard s, long generation, long nextOffset) {
         ring = new byte[INITIAL_CAPACITY][][];
-        sizes = new long[INITIAL_CAPACITY];
         head = 0;
         count = 0;
         bytes = 0;
@@ -123,8 +119,9 @@ public final class FeedBacklog implements EffectListener {
         wakeAll();
     }
 
+    /** Drops the oldest frame; its size is recomputed rather than stored (8 bytes less per retained frame). */
     private void evictOldest() {
-        bytes -= sizes[head];
+        bytes -= frameSize(firstOffset, ring[head]);
         ring[head] = null;
         head = (head + 1) & (ring.length - 1);
         count--;
@@ -135,14 +132,10 @@ public final class FeedBacklog implements EffectListener {
     private void grow() {
         int cap = ring.length;
         byte[][][] r = new byte[cap * 2][][];
-        long[] sz = new long[cap * 2];
-        for (int k = 0; k < count; k++) {
-            int i = (head + k) & (cap - 1);
-            r[k] = ring[i];
-            sz[k] = sizes[i];
-        }
+        int first = Math.min(count, cap - head);
+        System.arraycopy(ring, head, r, 0, first);
+        System.arraycopy(ring, 0, r, first, count - first);
         ring = r;
-        sizes = sz;
         head = 0;
     }
 
