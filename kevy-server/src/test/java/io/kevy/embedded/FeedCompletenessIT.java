@@ -3,6 +3,8 @@ package io.kevy.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kevy.engine.command.CommandTable;
+import io.kevy.feed.FeedConfig;
+import io.kevy.feed.FeedCursor;
 import io.kevy.server.config.ServerOptions;
 import io.kevy.server.config.Sizes;
 import io.kevy.testing.FeedClient;
@@ -18,6 +20,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -26,7 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * against a server; then every frame of every shard, from offset 0 of the current generations, is replayed
  * onto a fresh embedded {@link Store}, and the full state (keys, types, values, TTLs) must equal the
  * server's. A second store gets every frame twice in a row (except the list effects the docs list as not
- * idempotent) and must end in the same state.
+ * idempotent) and must end in the same state. The same holds with an embedded store as the source.
  *
  * <p>Seeded: each run prints its seeds; rerun one with {@code -Dkevy.seed=N}. {@code -Dkevy.seeds=K} and
  * {@code -Dkevy.commands=N} change how many seeds and commands per seed.
@@ -61,59 +64,113 @@ class FeedCompletenessIT {
         return out;
     }
 
+    @Test
+    void theSameHoldsForTheEmbeddedStoresOwnFeed() {
+        int commands = Integer.getInteger("kevy.commands", 3000);
+        for (long seed : seeds()) {
+            System.out.printf("FeedCompletenessIT: embedded seed=%d commands=%d%n", seed, commands);
+            Map<String, int[]> outcomes = new TreeMap<>();
+            try (Store source = Store.open(Config.defaults().withFeed(FeedConfig.MAX_BUFFER))) {
+                for (Workload.Command c : Workload.generate(seed, commands)) {
+                    outcomes.computeIfAbsent(c.op().command(), k -> new int[2])[source.execute(c.argv()).isError()
+                            ? 1 : 0]++;
+                }
+                FeedCursor tail = source.changesTail();
+                List<byte[][]> frames = new ArrayList<>();
+                long cursor = 0;
+                while (cursor < tail.offset()) {
+                    ChangeBatch b = source.changesSince(tail.generation(), cursor, 4096, List.of());
+                    b.changes().forEach(ch -> frames.add(ch.argv()));
+                    cursor = b.next().offset();
+                }
+                long now = System.currentTimeMillis();
+                TreeMap<String, StateDump.Entry> expected = StateDump.of(source.engine(), now);
+                System.out.printf("  %d frames, %d keys; ok/error per command: %s%n", frames.size(), expected.size(),
+                        summary(outcomes));
+                replayAndCompare(frames, expected, now, seed);
+            }
+        }
+    }
+
     private static void run(int shards, long seed, int commands) {
-        Generators gens = new Generators(Generators.ALL, CommandTable.standard());
-        Random rnd = new Random(seed);
-        KeyPools keys = new KeyPools();
         Map<String, int[]> outcomes = new TreeMap<>();
         try (TestServer server = TestServer.start(c -> c.with(ServerOptions.SHARDS, shards)
                 .with(ServerOptions.FEED_ENABLED, true).with(ServerOptions.FEED_BUFFER_SIZE, Sizes.GB))) {
             RawClient raw = server.raw();
-            for (int done = 0; done < commands; done += PIPELINE) {
-                int n = Math.min(PIPELINE, commands - done);
-                List<CommandGenerator.Op> sent = new ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    CommandGenerator.Op op = gens.pick(rnd);
-                    raw.send(RawClient.encode(op.build().make(rnd, keys)));
-                    sent.add(op);
+            List<Workload.Command> work = Workload.generate(seed, commands);
+            for (int done = 0; done < work.size(); done += PIPELINE) {
+                List<Workload.Command> batch = work.subList(done, Math.min(work.size(), done + PIPELINE));
+                for (Workload.Command c : batch) {
+                    raw.send(RawClient.encode(c.argv()));
                 }
-                for (CommandGenerator.Op op : sent) {
+                for (Workload.Command c : batch) {
                     boolean error = raw.readReply().startsWith("-");
-                    outcomes.computeIfAbsent(op.command(), k -> new int[2])[error ? 1 : 0]++;
+                    outcomes.computeIfAbsent(c.op().command(), k -> new int[2])[error ? 1 : 0]++;
                 }
             }
 
             FeedClient feed = new FeedClient(server.raw());
-            List<FeedClient.Frame> frames = new ArrayList<>();
+            List<byte[][]> frames = new ArrayList<>();
             for (int s = 0; s < shards; s++) {
-                frames.addAll(feed.readAll(s));
+                feed.readAll(s).forEach(f -> frames.add(f.argv()));
             }
             long now = System.currentTimeMillis();
             TreeMap<String, StateDump.Entry> source = StateDump.of(server.server().engine(), now);
             System.out.printf("  %d frames, %d keys; ok/error per command: %s%n", frames.size(), source.size(),
                     summary(outcomes));
-
-            try (Store once = Store.open(Config.defaults()); Store twice = Store.open(Config.defaults())) {
-                for (FeedClient.Frame f : frames) {
-                    Reply r = once.execute(f.argv());
-                    assertThat(r.isError()).as("frame %s applies cleanly (seed %d): %s", f, seed, r).isFalse();
-                    twice.execute(f.argv());
-                    if (!NOT_IDEMPOTENT.contains(f.verb())) {
-                        twice.execute(f.argv());
-                    }
-                }
-                assertThat(StateDump.of(once.engine(), now)).as("state rebuilt from frames (seed %d)", seed)
-                        .isEqualTo(source);
-                assertThat(StateDump.of(twice.engine(), now)).as("state with every frame applied twice (seed %d)",
-                        seed).isEqualTo(source);
-            }
+            replayAndCompare(frames, source, now, seed);
         }
+    }
+
+    /** Replays {@code frames} onto a fresh store once, and onto another twice in a row; both must equal. */
+    private static void replayAndCompare(List<byte[][]> frames, TreeMap<String, StateDump.Entry> expected, long now,
+                                         long seed) {
+        try (Store once = Store.open(Config.defaults()); Store twice = Store.open(Config.defaults())) {
+            for (byte[][] f : frames) {
+                Reply r = once.execute(f);
+                assertThat(r.isError()).as("frame %s applies cleanly (seed %d): %s", show(f), seed, r).isFalse();
+                twice.execute(f);
+                if (!NOT_IDEMPOTENT.contains(new String(f[0], StandardCharsets.US_ASCII))) {
+                    twice.execute(f);
+                }
+            }
+            assertThat(StateDump.of(once.engine(), now)).as("state rebuilt from frames (seed %d)", seed)
+                    .isEqualTo(expected);
+            assertThat(StateDump.of(twice.engine(), now)).as("state with every frame applied twice (seed %d)",
+                    seed).isEqualTo(expected);
+        }
+    }
+
+    private static String show(byte[][] argv) {
+        StringBuilder sb = new StringBuilder();
+        for (byte[] a : argv) {
+            sb.append(sb.length() == 0 ? "" : " ").append(new String(a, StandardCharsets.ISO_8859_1));
+        }
+        return sb.toString();
     }
 
     private static String summary(Map<String, int[]> outcomes) {
         StringBuilder sb = new StringBuilder();
         outcomes.forEach((k, v) -> sb.append(k).append('=').append(v[0]).append('/').append(v[1]).append(' '));
         return sb.toString().trim();
+    }
+
+    /** A seeded list of random write commands over the available generator operations. */
+    static final class Workload {
+        record Command(CommandGenerator.Op op, byte[][] argv) {
+        }
+
+        static List<Command> generate(long seed, int n) {
+            Generators gens = new Generators(Generators.ALL, CommandTable.standard());
+            Random rnd = new Random(seed);
+            KeyPools keys = new KeyPools();
+            List<Command> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                CommandGenerator.Op op = gens.pick(rnd);
+                out.add(new Command(op, op.build().make(rnd, keys)));
+            }
+            return out;
+        }
     }
 
     /** Keys by area: strings, hashes, and two keys sharing a hash tag; "any" picks from all. */
