@@ -9,6 +9,11 @@ package io.kevy.engine;
  * <p>Every method except {@link #release()} runs on the session's own thread (its Netty event loop, or the
  * embedded caller's thread) with no shard lock held, one at a time, so implementations need no
  * synchronisation of their own state.
+ *
+ * <p>A blocking list or sorted-set command reuses this as FEED.READ does ({@code io.kevy.feed.FeedWaiter}):
+ * the handler finds nothing to pop under the key's shard lock, calls {@code Call.block(waiter, timeoutMs)},
+ * registers {@code blocked::wake} for its keys under the same lock and returns; {@link #attempt} retries the
+ * pop under the lock and re-registers when the keys are still empty; {@link #timedOut} writes the null reply.
  */
 public interface Waiter {
     /**
@@ -26,8 +31,9 @@ public interface Waiter {
 
     /**
      * Called exactly once when the block ends, whatever ended it (reply, timeout, disconnect, CLIENT KILL):
-     * deregisters from wherever {@code wake} was registered. May run on any thread; must not take a shard
-     * lock that the caller might hold, and must be cheap.
+     * deregisters from wherever {@code wake} was registered. Runs with no shard lock held (it may take the
+     * locks of the shards it registered on), usually on the session's thread, but a cancellation may call it
+     * from another thread.
      */
     void release();
 }

@@ -1,5 +1,6 @@
 package io.kevy.feed;
 
+import io.kevy.engine.Bytes;
 import io.kevy.engine.Engine;
 import io.kevy.engine.Keyspace;
 import io.kevy.engine.Shard;
@@ -108,7 +109,7 @@ public final class Feed {
             s.lock().lock();
             try {
                 s.keyspace().forEach(n -> {
-                    if (Keyspace.isLive(n, now) && io.kevy.engine.Bytes.startsWith(n.key(), prefix)) {
+                    if (Keyspace.isLive(n, now) && Bytes.startsWith(n.key(), prefix)) {
                         counts[0]++;
                         if (Keyspace.expiry(n) != Keyspace.NO_EXPIRY) {
                             counts[1]++;

@@ -9,6 +9,7 @@ import static io.kevy.engine.command.CommandSpec.command;
 
 import io.kevy.engine.BlockedClient;
 import io.kevy.engine.ErrorReply;
+import io.kevy.engine.Errors;
 import io.kevy.engine.ReplySink;
 import io.kevy.feed.Feed;
 import io.kevy.feed.FeedRead;
@@ -92,7 +93,7 @@ final class FeedCommands {
                 }
                 blockMs = clampU64(parseU64(c.arg(i + 1), FeedReplies.INVALID_BLOCK));
             } else {
-                throw Call.fail(io.kevy.engine.Errors.SYNTAX);
+                throw Call.fail(Errors.SYNTAX);
             }
         }
         // 3. range, then the feed being on
