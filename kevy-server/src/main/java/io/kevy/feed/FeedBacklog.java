@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       is the sum of their sizes. On append, the oldest frames are evicted while {@code bytes + size >
  *       budget}; the newest frame is always kept, even when it alone is larger than the budget.</li>
  *   <li><i>Stream reset</i> (FLUSHALL/FLUSHDB, boot): the ring empties and starts at the new offset.</li>
+ *   <li><i>Boot refill.</i> On a clean restart the AOF tail is handed back through {@link #onReplay} in offset
+ *       order and retained like appends, up to the budget, so cursors from before the restart stay valid.</li>
  *   <li><i>Waiters.</i> Blocked readers (FEED.READ BLOCK, the embedded blocking read) register a wake-up in a
  *       concurrent set; every append or reset removes and runs them all. A wake-up only enqueues work, so it is
  *       safe under the lock. Registration happens under the lock after checking that the reader is still at
@@ -107,6 +109,12 @@ public final class FeedBacklog implements EffectListener {
         count++;
         bytes += size;
         wakeAll();
+    }
+
+    /** A frame of the AOF tail read back at boot: refills the backlog like an append (feed contract §5, ours). */
+    @Override
+    public void onReplay(Shard s, long offset, byte[][] frame) {
+        onEffect(s, offset, frame);
     }
 
     @Override

@@ -337,6 +337,12 @@ final class BootLoader {
         public void sendAsync(ReplySink reply) {
         }
 
+        /** Frames never block, so nothing is ever posted to the boot session. */
+        @Override
+        public void execute(Runnable task) {
+            throw new java.util.concurrent.RejectedExecutionException("the boot session never blocks");
+        }
+
         @Override
         public void close() {
         }

@@ -125,6 +125,11 @@ public final class EngineHarness implements AutoCloseable {
         }
 
         @Override
+        public void execute(Runnable task) {
+            throw new UnsupportedOperationException("no blocking commands in the harness");
+        }
+
+        @Override
         public void close() {
         }
 

@@ -7,14 +7,17 @@ import java.util.Random;
 
 /**
  * The command generators of every family the invariant harness knows, and a picker over the available
- * operations. Families for lists, sets and sorted sets are added here as they land.
+ * operations. A new family's generator is added to {@link #ALL}.
  */
 public final class Generators {
     /** Every family's generator. */
     public static final List<CommandGenerator> ALL = List.of(
             new StringGenerator(),
             new KeyGenerator(),
-            new HashGenerator());
+            new HashGenerator(),
+            new ListGenerator(),
+            new SetGenerator(),
+            new ZSetGenerator());
 
     private final List<CommandGenerator.Op> ops = new ArrayList<>();
 
