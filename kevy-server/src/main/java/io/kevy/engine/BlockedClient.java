@@ -5,6 +5,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A session parked on a blocking command: the general "park a waiter" mechanism of the dispatcher
@@ -26,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Thread-safe.
  */
 public final class BlockedClient {
+    private static final Logger log = LoggerFactory.getLogger(BlockedClient.class);
     private static final int WAITING = 0;
     private static final int DONE = 1;
 
@@ -70,7 +73,7 @@ public final class BlockedClient {
         session.blockedClient(this);
         if (timeoutMs > 0 && waiting()) {
             try {
-                timer = engine.timer().schedule(() -> post(this::runTimeout), timeoutMs, TimeUnit.MILLISECONDS);
+                timer = engine.timer().schedule(this::postTimeout, timeoutMs, TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException e) {
                 cancel(); // the engine is closing
             }
@@ -88,7 +91,15 @@ public final class BlockedClient {
      */
     public void wake() {
         if (waiting() && attemptPosted.compareAndSet(false, true)) {
-            post(this::runAttempt);
+            try {
+                session.channel().execute(this::runAttempt);
+            } catch (RejectedExecutionException e) {
+                // the transport is shutting down; the caller may hold a shard lock, so no release here
+                if (state.compareAndSet(WAITING, DONE)) {
+                    cancelTimer();
+                    session.clearBlockedClient(this);
+                }
+            }
         }
     }
 
@@ -99,11 +110,12 @@ public final class BlockedClient {
         }
     }
 
-    private void post(Runnable task) {
+    /** Posts the timeout to the session's thread (from the timer thread, which holds no lock). */
+    private void postTimeout() {
         try {
-            session.channel().execute(task);
+            session.channel().execute(this::runTimeout);
         } catch (RejectedExecutionException e) {
-            cancel(); // the event loop is shutting down
+            cancel(); // the transport is shutting down
         }
     }
 
@@ -118,6 +130,10 @@ public final class BlockedClient {
             done = waiter.attempt(this, out);
         } catch (CommandException e) {
             out.error(e.reply());
+            done = true;
+        } catch (RuntimeException e) {
+            log.error("blocked command of client {} failed", session.id(), e);
+            out.error(ErrorReply.err("internal error in a blocked command: " + e));
             done = true;
         }
         if (done) {
