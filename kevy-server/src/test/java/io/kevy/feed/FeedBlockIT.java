@@ -122,6 +122,26 @@ class FeedBlockIT {
     }
 
     @Test
+    void clientKillCancelsTheWaitAndInfoReportsBlockedReaders() {
+        try (TestServer server = server(2)) {
+            RawClient reader = server.raw();
+            RawClient admin = server.raw();
+            long g = gen(reader);
+            String id = reader.call("CLIENT", "ID");
+            reader.command("FEED.READ", "0", Long.toString(g), "0", "BLOCK", "0");
+            awaitBlocked(server, 1);
+            assertThat(admin.call("INFO", "clients")).contains("blocked_clients:1\r\n");
+            assertThat(admin.call("INFO", "feed")).contains("# Feed\r\nfeed_enabled:1\r\n")
+                    .contains(",readers_blocked=1\r\n");
+            assertThat(admin.call("CLIENT", "KILL", "ID", id.substring(1, id.length() - 2))).isEqualTo(":1\r\n");
+            assertThat(reader.isClosedByServer()).isTrue();
+            awaitBlocked(server, 0);
+            assertThat(admin.call("INFO", "clients")).contains("blocked_clients:0\r\n");
+            assertThat(admin.call("INFO", "feed")).contains(",readers_blocked=0\r\n");
+        }
+    }
+
+    @Test
     void aFlushWhileWaitingAnswersFeedresync() {
         try (TestServer server = server(2)) {
             RawClient reader = server.raw();

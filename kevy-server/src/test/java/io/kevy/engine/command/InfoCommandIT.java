@@ -49,8 +49,9 @@ class InfoCommandIT {
         for (String[] args : new String[][] {{}, {"default"}, {"all"}, {"everything"}, {"ALL"}, {"server", "clients"},
             {"keyspace", "SERVER"}, {"commandstats"}, {"cpu", "nosuch", "cluster"}, {"modules"}, {"all", "server"},
             {"default", "commandstats"}, {"latencystats"}}) {
-            assertThat(titles(info(kevy.raw(), args))).as("INFO %s", String.join(" ", args))
-                    .isEqualTo(titles(info(redis.raw(), args)));
+            List<String> ours = titles(info(kevy.raw(), args));
+            ours.remove("Feed"); // kevy's own section, after Keyspace (registeredSectionsFollowKeyspace...)
+            assertThat(ours).as("INFO %s", String.join(" ", args)).isEqualTo(titles(info(redis.raw(), args)));
         }
         diff.same("INFO", "nosuch");
         diff.same("INFO", "modules");
