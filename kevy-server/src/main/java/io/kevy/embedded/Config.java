@@ -1,6 +1,8 @@
 package io.kevy.embedded;
 
 import io.kevy.feed.FeedConfig;
+import io.kevy.persist.PersistenceConfig;
+import java.nio.file.Path;
 
 /**
  * How an embedded {@link Store} is opened. Immutable; start from {@link #defaults()} and use the
@@ -9,8 +11,10 @@ import io.kevy.feed.FeedConfig;
  * @param feedEnabled     whether the change feed is kept ({@link Store#changesSince})
  * @param feedBufferBytes the feed backlog budget in bytes (feed contract §3, §6), in [1, 1 GiB]
  * @param hz              active-expiry cycles per second, 1..500 (Redis's {@code hz})
+ * @param persistence     where and how the store persists (AOF, snapshots, generation files, exactly as the
+ *                        server: feed contract §9), or null for an in-memory store
  */
-public record Config(boolean feedEnabled, long feedBufferBytes, int hz) {
+public record Config(boolean feedEnabled, long feedBufferBytes, int hz, PersistenceConfig persistence) {
     /** Default {@code hz}, as Redis. */
     public static final int DEFAULT_HZ = 10;
 
@@ -24,9 +28,9 @@ public record Config(boolean feedEnabled, long feedBufferBytes, int hz) {
         }
     }
 
-    /** The feed off, hz 10. */
+    /** The feed off, hz 10, in memory. */
     public static Config defaults() {
-        return new Config(false, FeedConfig.DEFAULT_BUFFER, DEFAULT_HZ);
+        return new Config(false, FeedConfig.DEFAULT_BUFFER, DEFAULT_HZ, null);
     }
 
     /**
@@ -40,16 +44,30 @@ public record Config(boolean feedEnabled, long feedBufferBytes, int hz) {
             throw new IllegalArgumentException("feed buffer size must not be negative, got " + bytes);
         }
         long b = bytes == 0 ? FeedConfig.DEFAULT_BUFFER : Math.min(bytes, FeedConfig.MAX_BUFFER);
-        return new Config(true, b, hz);
+        return new Config(true, b, hz, persistence);
     }
 
     /** The feed off. */
     public Config withoutFeed() {
-        return new Config(false, feedBufferBytes, hz);
+        return new Config(false, feedBufferBytes, hz, persistence);
     }
 
     public Config withHz(int hz) {
-        return new Config(feedEnabled, feedBufferBytes, hz);
+        return new Config(feedEnabled, feedBufferBytes, hz, persistence);
+    }
+
+    /**
+     * Persists to {@code dir} with the server's defaults: AOF with appendfsync everysec, Redis's save rules
+     * ({@code aof-0.aof}, {@code dump-0.rdb}, {@code feed-0.gen}, {@code feed-0.meta}). A clean
+     * {@link Store#close()} keeps the feed generation for the next open; a crash starts a new one.
+     */
+    public Config withDataDir(Path dir) {
+        return withPersistence(PersistenceConfig.defaults(dir));
+    }
+
+    /** Persists as {@code persistence} says; null for an in-memory store. */
+    public Config withPersistence(PersistenceConfig persistence) {
+        return new Config(feedEnabled, feedBufferBytes, hz, persistence);
     }
 
     FeedConfig feedConfig() {

@@ -9,6 +9,9 @@ import io.kevy.feed.FeedCursor;
 import io.kevy.feed.FeedFrame;
 import io.kevy.feed.FeedRead;
 import io.kevy.feed.PrefixFilter;
+import io.kevy.persist.Persistence;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,18 +49,51 @@ public final class Store implements AutoCloseable {
     private final Engine engine;
     private final Set<EmbeddedChannel> parked = ConcurrentHashMap.newKeySet();
     private final Set<Runnable> waitingReads = ConcurrentHashMap.newKeySet();
+    private final Persistence persistence;
     private volatile boolean closed;
 
-    private Store(Config config) {
+    private Store(Config config) throws IOException {
         this.config = config;
         this.engine = new Engine(EngineConfig.defaults().withShards(1).withHz(config.hz())
                 .withFeed(config.feedConfig()));
+        this.persistence = config.persistence() == null ? null : Persistence.start(engine, config.persistence());
         engine.startCron();
     }
 
-    /** Opens a store (in memory). Close it to stop its background expiry thread. */
+    /**
+     * Opens a store: in memory, or over the data directory of {@link Config#withDataDir} (loading it, and
+     * deciding the feed generation as the server does, feed contract §5). Close it to stop its background
+     * threads and, with a data directory, to write the clean-shutdown marker.
+     *
+     * @throws UncheckedIOException when the data directory cannot be used (the message names file and reason)
+     */
     public static Store open(Config config) {
-        return new Store(config);
+        try {
+            return new Store(config);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Stops like a crash: no clean-shutdown marker, so the next open starts a new feed generation. For tests
+     * of consumers' recovery.
+     */
+    public void abort() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        releaseWaiters();
+        try {
+            if (persistence != null) {
+                persistence.close();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            engine.close();
+        }
     }
 
     public Config config() {
@@ -334,7 +370,11 @@ public final class Store implements AutoCloseable {
 
     /**
      * Stops the store: callers blocked in {@link #execute} get a CancellationException, waiting
-     * {@code changesSince} calls return; later calls fail. Idempotent.
+     * {@code changesSince} calls return; later calls fail. With a data directory this is a clean shutdown: the
+     * AOF is fsynced (a snapshot is saved when there is no AOF and save rules exist) and the clean-shutdown
+     * marker keeps the feed generation for the next open. Idempotent.
+     *
+     * @throws UncheckedIOException when the data cannot be made durable (the next open starts a new generation)
      */
     @Override
     public void close() {
@@ -342,13 +382,25 @@ public final class Store implements AutoCloseable {
             return;
         }
         closed = true;
+        releaseWaiters();
+        try {
+            if (persistence != null) {
+                persistence.shutdown(null);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("clean shutdown failed; the next open starts a new generation", e);
+        } finally {
+            engine.close();
+        }
+    }
+
+    private void releaseWaiters() {
         for (EmbeddedChannel c : parked) {
             c.close();
         }
         for (Runnable w : waitingReads) {
             w.run();
         }
-        engine.close();
     }
 
     private static byte[] utf8(String s) {
