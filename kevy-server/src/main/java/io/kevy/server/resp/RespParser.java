@@ -145,9 +145,33 @@ public final class RespParser {
         if (len <= 0 || len > 20) {
             return Long.MIN_VALUE;
         }
-        byte[] digits = new byte[len];
-        in.getBytes(from, digits);
-        return io.kevy.engine.RedisNumbers.parseLongOr(digits, Long.MIN_VALUE);
+        int i = from;
+        boolean negative = in.getByte(i) == '-';
+        if (negative) {
+            i++;
+            if (i == to) {
+                return Long.MIN_VALUE;
+            }
+        }
+        byte first = in.getByte(i);
+        if (first == '0') {
+            return i + 1 == to && !negative ? 0 : Long.MIN_VALUE; // string2ll: no leading zeros, no "-0"
+        }
+        long v = 0; // accumulated negatively, as Long.parseLong does
+        long limit = negative ? Long.MIN_VALUE : -Long.MAX_VALUE;
+        long multmin = limit / 10;
+        for (; i < to; i++) {
+            int d = in.getByte(i) - '0';
+            if (d < 0 || d > 9 || v < multmin) {
+                return Long.MIN_VALUE;
+            }
+            v *= 10;
+            if (v < limit + d) {
+                return Long.MIN_VALUE;
+            }
+            v -= d;
+        }
+        return negative ? v : -v;
     }
 
     /** Parses an inline command line; null when the line is incomplete. */
