@@ -1,0 +1,97 @@
+package io.kevy.feed.client;
+
+import io.lettuce.core.RedisURI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Where a {@link FeedConsumer} reads: the feed commands of feed contract §4 and the key reads a rebuild needs.
+ * Two implementations: {@link #connect(String) remote} (a kevy server, ours or upstream, over lettuce with a
+ * binary-safe codec) and {@link #embedded embedded} (an in-process {@code io.kevy.embedded.Store}).
+ *
+ * <p>Async first: every method returns at once; its stage completes with the result, or exceptionally with a
+ * {@link KevyException}: {@link FeedResyncException}, {@link CursorAheadException} or another
+ * {@link KevyServerException} for error replies, {@link KevyConnectionException} when the connection is down
+ * or broke, {@link KevyTimeoutException} when no reply came in time. Stages complete on I/O threads: do not
+ * block in their callbacks.
+ *
+ * <p>Thread-safe. A source is an expensive resource (connections, threads): share one per server and close it
+ * when done; a consumer does not close the source it was given.
+ */
+public interface FeedSource extends AutoCloseable {
+    /** The COUNT default of FEED.READ (feed contract §4). */
+    int DEFAULT_COUNT = 256;
+    /** The largest COUNT the servers honour (feed contract §4). */
+    int MAX_COUNT = 4096;
+
+    /**
+     * A remote source for {@code uri}: {@code redis://[[user]:password@]host[:port][/db][?timeout=5s]} or
+     * {@code rediss://...} (TLS), as lettuce's {@link RedisURI} parses it. The URI's timeout (default 60 s)
+     * bounds connecting and each command; a {@code BLOCK} read gets its block time on top. Connections open
+     * lazily: the first command fails with {@link KevyConnectionException} when the server is not there.
+     *
+     * @throws KevyConfigException when the URI does not parse
+     */
+    static FeedSource connect(String uri) {
+        try {
+            return connect(RedisURI.create(uri));
+        } catch (IllegalArgumentException e) {
+            throw new KevyConfigException("bad kevy URI '" + uri + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** As {@link #connect(String)}, with a lettuce {@link RedisURI}. */
+    static FeedSource connect(RedisURI uri) {
+        return new RemoteFeedSource(uri);
+    }
+
+    /**
+     * A source over an embedded store (one shard, feed contract §9). Needs kevy-server on the class path (the
+     * feed-client declares it optional). The store must have been opened with the feed on; closing the source
+     * does not close the store.
+     */
+    static FeedSource embedded(io.kevy.embedded.Store store) {
+        return new EmbeddedFeedSource(store);
+    }
+
+    /** {@code host:port} of the server, or {@code embedded}: the authority of envelope sources. */
+    String authority();
+
+    /** {@code FEED.SHARDS}: the number of shards (1 for an embedded store). */
+    CompletionStage<Integer> shards();
+
+    /** {@code FEED.TAIL shard}: the cursor a fresh consumer starts from. */
+    CompletionStage<Cursor> tail(int shard);
+
+    /**
+     * {@code FEED.READ shard generation offset COUNT count [PREFIX p ...] [BLOCK ms]}.
+     *
+     * @param from     the cursor to read from
+     * @param count    frames to scan, clamped to [1, {@link #MAX_COUNT}]
+     * @param prefixes the PREFIX filter (OR; empty = all); fail-open frames are delivered anyway (§8)
+     * @param block    null: answer at once; else wait up to this long when nothing is deliverable (ours only:
+     *                 upstream fails the stage with {@link KevyServerException} {@code ERR syntax error})
+     */
+    CompletionStage<FrameBatch> read(Cursor from, int count, List<byte[]> prefixes, Duration block);
+
+    /** {@code SCAN cursor MATCH match COUNT count}; {@code match} null = every key. */
+    CompletionStage<ScanPage> scan(String cursor, byte[] match, int count);
+
+    /**
+     * The key's type, whole value and TTL ({@link KeySnapshot}); empty when the key does not exist. Type and
+     * value are read in separate commands; a key that changes type in between is read again.
+     */
+    CompletionStage<Optional<KeySnapshot>> snapshot(byte[] key);
+
+    /** {@code GET key}: the value, or null when absent. */
+    CompletionStage<byte[]> get(byte[] key);
+
+    /** {@code SET key value}. */
+    CompletionStage<Void> set(byte[] key, byte[] value);
+
+    /** Closes the connections or threads of this source; pending stages fail. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,215 @@
+package io.kevy.feed.client;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import io.lettuce.core.protocol.ProtocolVersion;
+import io.lettuce.core.protocol.RedisCommand;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The remote {@link FeedSource}: lettuce with {@link ByteArrayCodec} (binary-safe), RESP2 (no HELLO, so it
+ * works with upstream kevy too), FEED.* sent through {@code dispatch}. One connection per shard for FEED.READ
+ * (a BLOCK read parks its connection) plus one shared connection for everything else. Lettuce reconnects
+ * broken connections in the background; while a connection is down commands fail at once
+ * ({@link ClientOptions.DisconnectedBehavior#REJECT_COMMANDS}) so the consumer's backoff, not lettuce's queue,
+ * paces the retries. Commands sent before a disconnect are re-sent after the reconnect (FEED.READ is a read).
+ */
+final class RemoteFeedSource extends AbstractFeedSource {
+    private final RedisURI uri;
+    private final RedisClient client;
+    private final Map<Integer, CompletableFuture<StatefulRedisConnection<byte[], byte[]>>> connections =
+            new ConcurrentHashMap<>();
+    private final Map<Long, Keyword> readKeywords = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    /** A command word; {@code extraTimeoutMillis} is added to the URI's timeout (a BLOCK read's block time). */
+    private static final class Keyword implements ProtocolKeyword {
+        private final byte[] bytes;
+        private final String name;
+        private final long extraTimeoutMillis;
+
+        Keyword(String name, long extraTimeoutMillis) {
+            this.name = name;
+            this.bytes = name.getBytes(StandardCharsets.US_ASCII);
+            this.extraTimeoutMillis = extraTimeoutMillis;
+        }
+
+        @Override
+        public byte[] getBytes() {
+            return bytes;
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    private static final Keyword SHARDS = new Keyword("FEED.SHARDS", 0);
+    private static final Keyword TAIL = new Keyword("FEED.TAIL", 0);
+    private static final Map<String, Keyword> WORDS = new ConcurrentHashMap<>();
+
+    RemoteFeedSource(RedisURI uri) {
+        this.uri = uri;
+        long timeoutMillis = uri.getTimeout().toMillis();
+        this.client = RedisClient.create(uri);
+        client.setOptions(ClientOptions.builder()
+                .protocolVersion(ProtocolVersion.RESP2)
+                .autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .socketOptions(SocketOptions.builder().connectTimeout(uri.getTimeout()).keepAlive(true).build())
+                .timeoutOptions(TimeoutOptions.builder().timeoutSource(new TimeoutOptions.TimeoutSource() {
+                    @Override
+                    public long getTimeout(RedisCommand<?, ?, ?> command) {
+                        long extra = command.getType() instanceof Keyword k ? k.extraTimeoutMillis : 0;
+                        return timeoutMillis + extra;
+                    }
+
+                    @Override
+                    public TimeUnit getTimeUnit() {
+                        return TimeUnit.MILLISECONDS;
+                    }
+                }).build())
+                .build());
+    }
+
+    @Override
+    public String authority() {
+        return uri.getHost() + ":" + uri.getPort();
+    }
+
+    /** Connection -1 is the shared one; 0..N-1 read their shard. */
+    private CompletableFuture<StatefulRedisConnection<byte[], byte[]>> connection(int slot) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new KevyConnectionException("feed source closed"));
+        }
+        CompletableFuture<StatefulRedisConnection<byte[], byte[]>> f = connections.computeIfAbsent(slot,
+                s -> client.connectAsync(ByteArrayCodec.INSTANCE, uri).toCompletableFuture());
+        if (f.isCompletedExceptionally()) {
+            connections.remove(slot, f);
+        }
+        return f;
+    }
+
+    private <T> CompletionStage<T> dispatch(int slot, Keyword word, io.lettuce.core.output.CommandOutput<byte[],
+            byte[], T> output, CommandArgs<byte[], byte[]> args) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        connection(slot).whenComplete((conn, err) -> {
+            if (err != null) {
+                connections.remove(slot);
+                result.completeExceptionally(map(err));
+                return;
+            }
+            conn.async().dispatch(word, output, args).whenComplete((v, e) -> {
+                if (e != null) {
+                    result.completeExceptionally(map(e));
+                } else {
+                    result.complete(v);
+                }
+            });
+        });
+        return result;
+    }
+
+    /** Maps lettuce's exceptions to ours (feed contract errors via {@link ServerErrors}). */
+    static KevyException map(Throwable t) {
+        Throwable e = t;
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        if (e instanceof KevyException k) {
+            return k;
+        }
+        if (e instanceof RedisCommandExecutionException x) {
+            return ServerErrors.fromReply(x.getMessage());
+        }
+        if (e instanceof RedisCommandTimeoutException) {
+            return new KevyTimeoutException(e.getMessage(), e);
+        }
+        if (e instanceof RedisException || e instanceof java.io.IOException) {
+            return new KevyConnectionException(String.valueOf(e.getMessage()), e);
+        }
+        return new KevyException(e.toString(), e);
+    }
+
+    private static CommandArgs<byte[], byte[]> args(byte[]... a) {
+        CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE);
+        for (byte[] b : a) {
+            args.add(b);
+        }
+        return args;
+    }
+
+    @Override
+    public CompletionStage<Integer> shards() {
+        return dispatch(-1, SHARDS, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args())
+                .thenApply(Long::intValue);
+    }
+
+    @Override
+    public CompletionStage<Cursor> tail(int shard) {
+        return dispatch(-1, TAIL, new NestedMultiOutput<>(ByteArrayCodec.INSTANCE), args(num(shard)))
+                .thenApply(l -> new Cursor(shard, (Long) l.get(0), (Long) l.get(1)));
+    }
+
+    @Override
+    public CompletionStage<FrameBatch> read(Cursor from, int count, List<byte[]> prefixes, Duration block) {
+        CommandArgs<byte[], byte[]> args = args(num(from.shard()), num(from.generation()), num(from.offset()),
+                ascii("COUNT"), num(Math.max(1, Math.min(MAX_COUNT, count))));
+        for (byte[] p : prefixes) {
+            args.add(ascii("PREFIX")).add(p);
+        }
+        long blockMillis = block == null ? 0 : Math.max(1, block.toMillis());
+        if (block != null) {
+            args.add(ascii("BLOCK")).add(num(blockMillis));
+        }
+        Keyword word = readKeywords.computeIfAbsent(blockMillis, b -> new Keyword("FEED.READ", b));
+        return dispatch(from.shard(), word, new NestedMultiOutput<>(ByteArrayCodec.INSTANCE), args)
+                .thenApply(r -> decodeRead(from.shard(), r));
+    }
+
+    @Override
+    CompletionStage<Object> call(boolean array, byte[]... argv) {
+        String verb = new String(argv[0], StandardCharsets.US_ASCII);
+        Keyword word = WORDS.computeIfAbsent(verb, v -> new Keyword(v, 0));
+        return dispatch(-1, word, new NestedMultiOutput<>(ByteArrayCodec.INSTANCE),
+                args(java.util.Arrays.copyOfRange(argv, 1, argv.length)))
+                .thenApply(l -> array ? (Object) l : l.isEmpty() ? null : l.get(0));
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        for (CompletableFuture<StatefulRedisConnection<byte[], byte[]>> f : connections.values()) {
+            f.thenAccept(StatefulRedisConnection::closeAsync);
+        }
+        connections.clear();
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+
+    @Override
+    public String toString() {
+        return "FeedSource[" + uri.toURI().getScheme() + "://" + authority() + "]";
+    }
+}
