@@ -201,9 +201,6 @@ final class RemoteFeedSource extends AbstractFeedSource {
     @Override
     public void close() {
         closed = true;
-        for (CompletableFuture<StatefulRedisConnection<byte[], byte[]>> f : connections.values()) {
-            f.thenAccept(StatefulRedisConnection::closeAsync);
-        }
         connections.clear();
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }

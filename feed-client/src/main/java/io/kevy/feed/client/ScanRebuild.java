@@ -1,0 +1,130 @@
+package io.kevy.feed.client;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The built-in {@link Rebuild}: walks every prefix with {@code SCAN MATCH <escaped prefix>*} (one walk of the
+ * whole keyspace when there are no prefixes), keeps the keys of the rebuilt shards, reads each key's type,
+ * value and TTL ({@link FeedSource#snapshot}, a page of keys in flight at once) and delivers them as
+ * {@link Op#SNAPSHOT} entries. Then, when it knows which keys the handler holds ({@link #sweeping}), it delivers
+ * a {@link Op#VANISHED} entry for each held key of the rebuilt shards and prefixes that the scan did not find
+ * (mark and sweep). Immutable and thread-safe.
+ *
+ * @param <K> key type
+ * @param <V> value type
+ */
+public final class ScanRebuild<K, V> implements Rebuild<K, V> {
+    /** SCAN COUNT per page. */
+    public static final int DEFAULT_SCAN_COUNT = 1000;
+    /** SNAPSHOT entries per delivered batch. */
+    public static final int DEFAULT_BATCH_SIZE = 256;
+    private static final long READ_TIMEOUT_SECONDS = 120;
+
+    private final Supplier<? extends Collection<? extends K>> heldKeys;
+    private final int scanCount;
+    private final int batchSize;
+
+    private ScanRebuild(Supplier<? extends Collection<? extends K>> heldKeys, int scanCount, int batchSize) {
+        this.heldKeys = heldKeys;
+        this.scanCount = scanCount;
+        this.batchSize = batchSize;
+    }
+
+    /** Reloads every key; no sweep (the handler holds nothing, or deletes nothing). */
+    public static <K, V> ScanRebuild<K, V> create() {
+        return new ScanRebuild<>(null, DEFAULT_SCAN_COUNT, DEFAULT_BATCH_SIZE);
+    }
+
+    /**
+     * Reloads every key, then sweeps: {@code heldKeys} (called once per rebuild, after the scan) lists the keys
+     * the handler holds; those of the rebuilt shards and prefixes that are gone get a VANISHED entry.
+     */
+    public static <K, V> ScanRebuild<K, V> sweeping(Supplier<? extends Collection<? extends K>> heldKeys) {
+        return new ScanRebuild<>(java.util.Objects.requireNonNull(heldKeys, "heldKeys"), DEFAULT_SCAN_COUNT,
+                DEFAULT_BATCH_SIZE);
+    }
+
+    /** This rebuild with another SCAN COUNT and entries per batch (both at least 1). */
+    public ScanRebuild<K, V> withSizes(int scanCount, int batchSize) {
+        if (scanCount < 1 || batchSize < 1) {
+            throw new IllegalArgumentException("sizes must be >= 1: " + scanCount + ", " + batchSize);
+        }
+        return new ScanRebuild<>(heldKeys, scanCount, batchSize);
+    }
+
+    @Override
+    public void rebuild(RebuildContext<K, V> ctx) throws Exception {
+        Set<ByteBuffer> seen = new HashSet<>();
+        List<Change<K, V>> out = new ArrayList<>(batchSize);
+        for (byte[] pattern : ctx.scanPatterns()) {
+            String cursor = "0";
+            do {
+                if (ctx.stopping()) {
+                    throw new KevyException("consumer closing: rebuild abandoned");
+                }
+                ScanPage page = await(ctx.source().scan(cursor, pattern, scanCount).toCompletableFuture());
+                cursor = page.cursor();
+                List<byte[]> wanted = new ArrayList<>();
+                for (byte[] k : page.keys()) {
+                    if (ctx.covers(k) && !seen.contains(ByteBuffer.wrap(k))) {
+                        wanted.add(k);
+                    }
+                }
+                List<CompletableFuture<Optional<KeySnapshot>>> reads = new ArrayList<>(wanted.size());
+                for (byte[] k : wanted) {
+                    reads.add(ctx.source().snapshot(k).toCompletableFuture());
+                }
+                for (CompletableFuture<Optional<KeySnapshot>> r : reads) {
+                    Optional<KeySnapshot> snap = await(r);
+                    if (snap.isPresent() && seen.add(ByteBuffer.wrap(snap.get().key()))) {
+                        out.add(ctx.snapshotEntry(snap.get()));
+                        if (out.size() >= batchSize) {
+                            ctx.deliver(out);
+                            out.clear();
+                        }
+                    }
+                }
+            } while (!cursor.equals("0"));
+        }
+        if (heldKeys != null) {
+            for (K k : heldKeys.get()) {
+                ByteBuffer enc = ctx.codec().encodeKey(k);
+                byte[] b = new byte[enc.remaining()];
+                enc.get(b);
+                if (ctx.covers(b) && !seen.contains(ByteBuffer.wrap(b))) {
+                    out.add(ctx.vanishedEntry(b));
+                    if (out.size() >= batchSize) {
+                        ctx.deliver(out);
+                        out.clear();
+                    }
+                }
+            }
+        }
+        ctx.deliver(out);
+    }
+
+    private static <T> T await(CompletableFuture<T> f) throws InterruptedException {
+        try {
+            return f.get(READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw RemoteFeedSource.map(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new KevyTimeoutException("rebuild read: no reply in " + READ_TIMEOUT_SECONDS + " s", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ScanRebuild[sweep=" + (heldKeys != null) + ", scanCount=" + scanCount + ", batch=" + batchSize + "]";
+    }
+}
