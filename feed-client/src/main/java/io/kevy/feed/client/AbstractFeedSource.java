@@ -65,7 +65,11 @@ abstract class AbstractFeedSource implements FeedSource {
             }
             CompletionStage<Object> value = readValue(type, key);
             CompletionStage<Object> pttl = call(false, ascii("PTTL"), key);
+            CompletionStage<Long> at = call(false, ascii("PEXPIRETIME"), key)
+                    .handle((r, e) -> e == null && r instanceof Long l ? l : -1L);
             return value.thenCombine(pttl, (v, p) -> toSnapshot(key, type, v, (Long) p))
+                    .thenCombine(at, (snap, exp) -> snap.map(x -> exp < 0 ? x
+                            : new KeySnapshot(x.key(), x.type(), x.value(), x.ttlMillis(), exp)))
                     .handle((snap, err) -> {
                         if (err == null && snap != null) {
                             return CompletableFuture.completedFuture(snap);
@@ -120,7 +124,7 @@ abstract class AbstractFeedSource implements FeedSource {
                 return Optional.empty();
             }
         }
-        return Optional.of(new KeySnapshot(key, type, flat, pttl < 0 ? -1 : pttl));
+        return Optional.of(new KeySnapshot(key, type, flat, pttl < 0 ? -1 : pttl, -1));
     }
 
     static List<?> list(Object reply, String what) {

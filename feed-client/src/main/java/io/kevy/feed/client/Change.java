@@ -38,7 +38,8 @@ import java.util.OptionalLong;
  *   <tr><td>ZADD</td><td>{@link #scored()}: final scores (ours)</td></tr>
  *   <tr><td>SNAPSHOT</td><td>{@link #valueType()} and, by type: {@link #value()} (string), {@link #fields()}
  *       (hash), {@link #elements()} (list in order, set), {@link #scored()} (zset, ascending);
- *       {@link #ttlMillis()} as PTTL read it and {@link #expireAtMillis()} = read time + TTL</td></tr>
+ *       {@link #ttlMillis()} as PTTL read it and {@link #expireAtMillis()} as PEXPIRETIME read it (read time +
+ *       TTL on a server without PEXPIRETIME)</td></tr>
  *   <tr><td>VANISHED</td><td>{@link #key()}</td></tr>
  * </table>
  *
@@ -116,7 +117,7 @@ public final class Change<K, V> {
         }
         if (snap.ttlMillis() >= 0) {
             p.ttl = snap.ttlMillis();
-            p.expireAt = readAtMillis + snap.ttlMillis();
+            p.expireAt = snap.expireAtMillis() >= 0 ? snap.expireAtMillis() : readAtMillis + snap.ttlMillis();
         }
         return new Change<>(codec, carried.shard(), carried.generation(), carried.offset(), "snapshot:" + n,
                 RawChange.NONE, p.build(), readAtMillis);

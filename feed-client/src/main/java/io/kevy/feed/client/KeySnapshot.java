@@ -20,15 +20,19 @@ import java.util.List;
  * @param type      its type
  * @param value     the flat value, as above
  * @param ttlMillis the remaining TTL in milliseconds as {@code PTTL} answered, or -1 when the key has none
+ * @param expireAtMillis the absolute expiry in ms since the epoch as {@code PEXPIRETIME} answered, or -1 when
+ *                  the key has no TTL or the server does not know PEXPIRETIME (the rebuild then uses read time +
+ *                  TTL)
  */
-public record KeySnapshot(byte[] key, ValueType type, List<byte[]> value, long ttlMillis) {
+public record KeySnapshot(byte[] key, ValueType type, List<byte[]> value, long ttlMillis, long expireAtMillis) {
     public KeySnapshot {
         value = List.copyOf(value);
     }
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof KeySnapshot s) || s.type != type || s.ttlMillis != ttlMillis || !Arrays.equals(s.key, key)
+        if (!(o instanceof KeySnapshot s) || s.type != type || s.ttlMillis != ttlMillis
+                || s.expireAtMillis != expireAtMillis || !Arrays.equals(s.key, key)
                 || s.value.size() != value.size()) {
             return false;
         }

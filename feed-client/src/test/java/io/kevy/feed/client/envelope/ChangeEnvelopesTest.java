@@ -153,7 +153,7 @@ class ChangeEnvelopesTest {
     void snapshotAndVanishedEntriesValidate() {
         Cursor carried = new Cursor(2, 9, 100);
         io.kevy.feed.client.KeySnapshot hash = new io.kevy.feed.client.KeySnapshot(TestChanges.utf8("h"),
-                io.kevy.feed.client.ValueType.HASH, List.of(TestChanges.utf8("f"), TestChanges.utf8("v")), 5000);
+                io.kevy.feed.client.ValueType.HASH, List.of(TestChanges.utf8("f"), TestChanges.utf8("v")), 5000, -1);
         ObjectNode e = ENV.envelope(TestChanges.snapshot(StringCodec.UTF8, carried, 0, hash, 1_000L));
         valid(e);
         assertThat(e.get("id").asText()).isEqualTo("2:9:100:snapshot:0");

@@ -47,7 +47,7 @@ public final class Servers {
     /** Waits until every shard's committed cursor of {@code consumer} reached the server's tail. */
     public static void awaitCaughtUp(io.kevy.feed.client.FeedConsumer<?, ?> consumer, FeedSource source,
             java.time.Duration timeout) {
-        Awaitility.await().atMost(timeout).pollInterval(java.time.Duration.ofMillis(50)).until(() -> {
+        Awaitility.await().atMost(timeout).ignoreExceptions().pollInterval(java.time.Duration.ofMillis(50)).until(() -> {
             int shards = source.shards().toCompletableFuture().get();
             var health = consumer.health();
             if (health.shards().size() != shards) {
