@@ -27,6 +27,7 @@ public final class Servers {
     /** A new pipelining workload connection over lettuce (closed with the server). */
     public static Workload.Conn conn(TestServer server) {
         io.lettuce.core.api.StatefulRedisConnection<String, String> c = server.client().connect();
+        c.sync().clientSetname("writer");
         return argv -> {
             io.lettuce.core.protocol.CommandArgs<String, String> args =
                     new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8);
