@@ -1,0 +1,142 @@
+package io.kevy.feed.client.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kevy.feed.client.envelope.ChangeEnvelopes;
+import io.kevy.feed.client.support.Servers;
+import io.kevy.testing.RawClient;
+import io.kevy.testing.TestServer;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/** {@code kevy tail}: JSON lines, binary-safe, prefixes, --from rebuild, RESP output, and Ctrl-C. */
+class TailCommandIT {
+    private static final class Run implements AutoCloseable {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final CompletableFuture<Void> stop = new CompletableFuture<>();
+        final CompletableFuture<Integer> exit;
+
+        Run(String... args) {
+            PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+            PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+            exit = CompletableFuture.supplyAsync(() -> TailCommand.run(args, o, e, stop));
+        }
+
+        String out() {
+            synchronized (out) {
+                return out.toString(StandardCharsets.UTF_8);
+            }
+        }
+
+        List<String> lines() {
+            String s = out();
+            return s.isEmpty() ? List.of() : List.of(s.split("\n"));
+        }
+
+        @Override
+        public void close() throws Exception {
+            stop.complete(null);
+            exit.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static JsonNode json(String line) throws Exception {
+        return ChangeEnvelopes.mapper().readTree(line);
+    }
+
+    @Test
+    void printsChangesAsJsonLinesBinarySafeAndFiltered() throws Exception {
+        try (TestServer server = Servers.start(); RawClient raw = server.raw()) {
+            try (Run run = new Run("--uri", server.uri(), "--prefix", "user:")) {
+                Thread.sleep(1500);
+                raw.call("SET", "order:1", "x");
+                raw.call("SET", "user:1", "ada");
+                raw.send("*3\r\n$3\r\nSET\r\n$6\r\nuser:2\r\n$2\r\n\u00ff\u0000\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                raw.readReplyBytes();
+                raw.call("MSET", "user:3", "a", "order:2", "b");
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> run.lines().size() >= 3);
+                java.util.Map<String, JsonNode> bySubject = new java.util.HashMap<>();
+                for (String l : run.lines()) {
+                    bySubject.put(json(l).get("subject").asText(), json(l));
+                }
+                assertThat(bySubject).containsOnlyKeys("user:1", "user:2", "user:3");
+                JsonNode first = bySubject.get("user:1");
+                assertThat(first.get("type").asText()).isEqualTo("io.kevy.change.set");
+                assertThat(first.get("data").get("value").asText()).isEqualTo("ada");
+                assertThat(bySubject.get("user:2").get("data").get("value").get("base64").asText()).isEqualTo("/wA=");
+                JsonNode mset = bySubject.get("user:3");
+                assertThat(mset.get("data").get("key").asText()).isEqualTo("user:3");
+                assertThat(mset.get("data").has("keys")).as("the exact filter kept one pair").isFalse();
+            }
+        }
+    }
+
+    @Test
+    void fromRebuildPrintsSnapshotsThenChangesAndRespReplays() throws Exception {
+        try (TestServer server = Servers.start(); RawClient raw = server.raw()) {
+            raw.call("HSET", "h", "f", "v");
+            raw.call("SET", "s", "1");
+            try (Run run = new Run("--uri", server.uri(), "--from", "rebuild")) {
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> run.lines().size() >= 2);
+                assertThat(run.lines()).extracting(l -> json(l).get("type").asText())
+                        .containsOnly("io.kevy.change.snapshot");
+                raw.call("DEL", "s");
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> run.lines().size() >= 3);
+                assertThat(json(run.lines().get(2)).get("type").asText()).isEqualTo("io.kevy.change.del");
+            }
+            try (Run run = new Run("--uri", server.uri(), "--from", "0", "--format", "resp")) {
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> run.out().contains("DEL"));
+                assertThat(run.out()).contains("*4\r\n$4\r\nHSET\r\n$1\r\nh\r\n$1\r\nf\r\n$1\r\nv\r\n")
+                        .contains("*2\r\n$3\r\nDEL\r\n$1\r\ns\r\n");
+            }
+            try (Run bad = new Run("--uri", server.uri(), "--from", "yesterday")) {
+                assertThat(bad.exit.get(10, TimeUnit.SECONDS)).isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
+    void ctrlCStopsTheProcessCleanly() throws Exception {
+        try (TestServer server = Servers.start(); RawClient raw = server.raw()) {
+            String java = ProcessHandle.current().info().command().orElse("java");
+            Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                    TailCommand.class.getName(), "--uri", server.uri()).redirectErrorStream(false).start();
+            try {
+                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                        StandardCharsets.UTF_8));
+                CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return out.readLine();
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                int i = 0;
+                while (!line.isDone() && System.nanoTime() < end) {
+                    raw.call("SET", "k" + i++, "v");
+                    Thread.sleep(200);
+                }
+                assertThat(json(line.get(1, TimeUnit.SECONDS)).get("type").asText()).isEqualTo("io.kevy.change.set");
+                new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+                assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("exits after Ctrl-C").isTrue();
+                String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(err).doesNotContain("Exception");
+                assertThat(p.exitValue()).isIn(0, 130);
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
+}
