@@ -49,8 +49,9 @@ public interface FeedSource extends AutoCloseable {
 
     /**
      * A source over an embedded store (one shard, feed contract §9). Needs kevy-server on the class path (the
-     * feed-client declares it optional). The store must have been opened with the feed on; closing the source
-     * does not close the store.
+     * feed-client declares it optional; without it everything else works, but reflection that lists every
+     * method of this interface, such as {@code Class.getMethods()}, fails to resolve this one). The store must
+     * have been opened with the feed on; closing the source does not close the store.
      */
     static FeedSource embedded(io.kevy.embedded.Store store) {
         return new EmbeddedFeedSource(store);

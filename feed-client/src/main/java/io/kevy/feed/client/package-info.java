@@ -1,0 +1,10 @@
+/**
+ * The kevy feed client: {@link io.kevy.feed.client.FeedConsumer} follows a kevy change feed (feed contract
+ * §11) from a {@link io.kevy.feed.client.FeedSource} (a remote server over lettuce, ours or upstream kevy, or an
+ * embedded {@code io.kevy.embedded.Store}) and delivers typed {@link io.kevy.feed.client.Change}s to a
+ * {@link io.kevy.feed.client.Sink} or {@link io.kevy.feed.client.Handler}, storing cursors in a
+ * {@link io.kevy.feed.client.CursorStore} only after delivery and rebuilding through a
+ * {@link io.kevy.feed.client.Rebuild} when the feed cannot continue. Errors are rooted in
+ * {@link io.kevy.feed.client.KevyException}. Arguments and results are non-null unless a method says otherwise.
+ */
+package io.kevy.feed.client;
