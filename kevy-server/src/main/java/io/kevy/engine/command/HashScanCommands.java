@@ -38,7 +38,7 @@ final class HashScanCommands {
 
     /** HSCAN key cursor [MATCH pattern] [COUNT count]: cursor errors first, then a missing key, then options. */
     private static void hscan(Call c) {
-        long cursor = SetCommands.parseScanCursor(c.arg(2));
+        long cursor = ScanCursor.parse(c.arg(2));
         HashValue h = c.read(c.arg(1), HashValue.class);
         if (h == null) {
             SetCommands.replyScan(c.reply(), 0, List.of());

@@ -45,9 +45,10 @@ final class ScanCursor {
     }
 
     /**
-     * Parses a cursor as Redis does ({@code strtoul} base 10 with its checks): the argument up to its first NUL
-     * byte; no leading space; an optional sign ({@code -n} wraps modulo 2^64); digits; nothing after them; at
-     * most 2^64 - 1. The empty string is 0.
+     * Parses a cursor as Redis 7.0's {@code parseScanCursorOrReply} does ({@code strtoul} base 10 with its
+     * checks): the argument up to its first NUL byte (C sees no further, so {@code "12\0x"} is 12); no leading
+     * space; an optional sign ({@code -n} wraps modulo 2^64); digits; nothing after them; at most 2^64 - 1. The
+     * empty string is 0. The one cursor parser of SCAN, SSCAN, HSCAN and ZSCAN.
      *
      * @return the cursor as an unsigned 64-bit value
      * @throws io.kevy.engine.CommandException {@code ERR invalid cursor}

@@ -34,7 +34,6 @@ import java.util.random.RandomGenerator;
 final class SetCommands {
     private static final ErrorReply COUNT_RANGE = ErrorReply.err(
             "value is out of range, value must between -9223372036854775807 and 9223372036854775807");
-    private static final ErrorReply INVALID_CURSOR = ErrorReply.err("invalid cursor");
     /** SPOP with count: above {@code size / SPOP_MOVE_STRATEGY_MUL}, keep the rest rather than pop (Redis). */
     private static final int SPOP_MOVE_STRATEGY_MUL = 5;
     /** SRANDMEMBER with count: above {@code size / SRANDMEMBER_SUB_STRATEGY_MUL}, copy and remove (Redis). */
@@ -289,7 +288,7 @@ final class SetCommands {
     }
 
     private static void sscan(Call c) {
-        long cursor = parseScanCursor(c.arg(2));
+        long cursor = ScanCursor.parse(c.arg(2));
         SetValue s = c.read(c.arg(1), SetValue.class);
         if (s == null) {
             replyScan(c.reply(), 0, List.of());
@@ -309,32 +308,6 @@ final class SetCommands {
     }
 
     // ---- helpers shared with SetAlgebraCommands (and usable by the other *SCAN commands) ----
-
-    /**
-     * Parses a SCAN cursor as Redis 7.0 does ({@code strtoul} base 10): an optional sign, decimal digits, no
-     * spaces, at most 2^64-1 (a minus sign negates modulo 2^64; the empty string is 0). Returns the unsigned
-     * value in a {@code long}; {@code ERR invalid cursor} otherwise.
-     */
-    static long parseScanCursor(byte[] b) {
-        int from = b.length > 0 && (b[0] == '+' || b[0] == '-') ? 1 : 0;
-        if (from == 1 && b.length == 1) {
-            throw Call.fail(INVALID_CURSOR);
-        }
-        for (int i = from; i < b.length; i++) {
-            if (b[i] < '0' || b[i] > '9') {
-                throw Call.fail(INVALID_CURSOR);
-            }
-        }
-        if (b.length == from) {
-            return 0;
-        }
-        try {
-            long v = Long.parseUnsignedLong(new String(b, from, b.length - from, StandardCharsets.US_ASCII));
-            return b[0] == '-' ? -v : v;
-        } catch (NumberFormatException e) {
-            throw Call.fail(INVALID_CURSOR);
-        }
-    }
 
     /** The options of SSCAN/HSCAN/ZSCAN: {@code [MATCH pattern] [COUNT count]} (last one wins). */
     static final class ScanOptions {

@@ -36,7 +36,6 @@ final class ZSetArgs {
     static final ErrorReply COUNT_POSITIVE = ErrorReply.err("count should be greater than 0");
     static final ErrorReply MUST_BE_POSITIVE = ErrorReply.err("value is out of range, must be positive");
     static final ErrorReply OUT_OF_RANGE = ErrorReply.err("value is out of range");
-    static final ErrorReply INVALID_CURSOR = ErrorReply.err("invalid cursor");
 
     private ZSetArgs() {
     }

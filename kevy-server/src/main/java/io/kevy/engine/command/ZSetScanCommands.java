@@ -37,42 +37,8 @@ final class ZSetScanCommands {
                 .handler(ZSetScanCommands::zrandmember));
     }
 
-    /**
-     * A SCAN cursor as Redis 7.0's {@code parseScanCursorOrReply} reads it with {@code strtoul}: no leading space,
-     * an optional sign (a minus negates modulo 2^64), decimal digits to the end, at most 2^64 - 1; the empty
-     * string is 0.
-     *
-     * @throws io.kevy.engine.CommandException {@code ERR invalid cursor}
-     */
-    static long parseCursor(byte[] b) {
-        if (b.length == 0) {
-            return 0;
-        }
-        if (Strtod.isSpace(b[0])) {
-            throw Call.fail(ZSetArgs.INVALID_CURSOR);
-        }
-        int i = 0;
-        boolean negative = false;
-        if (b[0] == '+' || b[0] == '-') {
-            negative = b[0] == '-';
-            i++;
-        }
-        if (i == b.length) {
-            throw Call.fail(ZSetArgs.INVALID_CURSOR);
-        }
-        long acc = 0;
-        for (; i < b.length; i++) {
-            int d = b[i] - '0';
-            if (d < 0 || d > 9 || Long.compareUnsigned(acc, Long.divideUnsigned(-1L - d, 10)) > 0) {
-                throw Call.fail(ZSetArgs.INVALID_CURSOR);
-            }
-            acc = acc * 10 + d;
-        }
-        return negative ? -acc : acc;
-    }
-
     private static void zscan(Call c) {
-        long cursor = parseCursor(c.arg(2));
+        long cursor = ScanCursor.parse(c.arg(2));
         ZSetValue z = c.read(c.arg(1), ZSetValue.class);
         if (z == null) {
             c.reply().array(2);
