@@ -25,7 +25,7 @@ final class EmbeddedChannel implements ClientChannel {
     }
 
     @Override
-    public void sendAsync(ReplySink reply) {
+    public void sendAsync(ReplySink reply, boolean wrote) {
         inbox.add(reply);
     }
 

@@ -143,6 +143,7 @@ public final class Store implements AutoCloseable {
                 parked.remove(channel);
             }
         } finally {
+            engine.unwatchAll(session);
             session.killed(true);
             engine.sessions().close(session);
         }

@@ -13,17 +13,21 @@ import org.slf4j.LoggerFactory;
  * (architecture: blocking commands register a waiter and are completed on the connection's own event loop;
  * they never park a Netty thread).
  *
- * <p>Life cycle: a handler calls {@code Call.block(waiter, timeoutMs)}, registers {@link #wake()} where the
- * awaited event is signalled, and returns; the dispatcher then {@linkplain #arm arms} the timeout and reports
- * {@code Outcome.BLOCKED}, so the transport stops processing the session's commands. From then on:
+ * <p>Life cycle: a handler calls {@code Call.block(waiter, timeoutMs)}, registers the waiter where the awaited
+ * event is signalled, and returns; the dispatcher then {@linkplain #arm arms} the timeout and reports
+ * {@code Outcome.BLOCKED}, so the transport stops processing the session's commands. The block then ends in
+ * exactly one of these ways, whichever first {@linkplain #claim claims} it (a CAS on the state):
  * <ul>
+ *   <li>another thread serves it under a shard lock (a push to a key BLPOP waits on): it claims, changes the
+ *       data, and {@linkplain #complete completes} with the reply;</li>
  *   <li>{@link #wake()} (any thread, also under a shard lock) posts one {@link Waiter#attempt attempt} to the
- *       session's thread through {@link ClientChannel#execute}; wakes are coalesced;</li>
- *   <li>the timeout posts {@link Waiter#timedOut} the same way;</li>
+ *       session's thread through {@link ClientChannel#execute}; wakes are coalesced; an attempt that replies
+ *       claims first (a waiter that changes data claims before changing it);</li>
+ *   <li>the timeout claims on the session's thread and replies {@link Waiter#timedOut};</li>
  *   <li>{@link #cancel()} (disconnect, CLIENT KILL, embedded interrupt or close) ends it without a reply.</li>
  * </ul>
- * The first of "attempt replied", "timed out" and "cancelled" wins (a CAS on the state); the reply then goes
- * out through {@link ClientChannel#sendAsync}, which also resumes the session's command loop.
+ * A reply goes out through {@link ClientChannel#sendAsync}, which also resumes the session's command loop;
+ * {@link Waiter#release} runs once, on the session's thread (or the cancelling one), with no shard lock held.
  *
  * <p>Thread-safe.
  */
@@ -38,6 +42,12 @@ public final class BlockedClient {
     private final AtomicInteger state = new AtomicInteger(WAITING);
     private final AtomicBoolean attemptPosted = new AtomicBoolean();
     private volatile ScheduledFuture<?> timer;
+    /** The thread running an attempt right now, so a claim made by that attempt is recognised. */
+    private volatile Thread attemptThread;
+    /** Set by a claim made inside the running attempt; confined to the session's thread. */
+    private boolean claimedByAttempt;
+    /** Set by the running attempt when its reply follows a change ({@link #markWrote}); session's thread. */
+    private boolean attemptWrote;
 
     /**
      * @param timeoutMs how long to wait, in ms; 0 means no limit
@@ -60,7 +70,7 @@ public final class BlockedClient {
         return timeoutMs;
     }
 
-    /** True until the block has ended (replied, timed out or cancelled). */
+    /** True until the block has ended (claimed to reply, timed out or cancelled). */
     public boolean waiting() {
         return state.get() == WAITING;
     }
@@ -79,15 +89,52 @@ public final class BlockedClient {
             }
         }
         if (!waiting()) {
-            // cancelled while being armed (the connection closed): undo
+            // served, or cancelled while being armed (the connection closed): undo
             session.clearBlockedClient(this);
             cancelTimer();
         }
     }
 
     /**
-     * Signals that the awaited event may have happened: schedules one attempt on the session's thread. Safe
-     * from any thread, also while holding a shard lock; cheap and never blocking.
+     * Takes the right to end the block with a reply: true for exactly one caller, the first; false once the
+     * block was claimed, timed out or cancelled. Whoever changes data for the waiter claims first, and on true
+     * must then {@link #complete}. Safe from any thread, also under a shard lock; cancels the timeout.
+     */
+    public boolean claim() {
+        if (!state.compareAndSet(WAITING, DONE)) {
+            return false;
+        }
+        cancelTimer();
+        if (Thread.currentThread() == attemptThread) {
+            claimedByAttempt = true;
+        }
+        return true;
+    }
+
+    /**
+     * Ends a block {@linkplain #claim claimed} by the caller: sends {@code out} (produced with the channel's
+     * {@link ClientChannel#newAsyncReply}) and has {@link Waiter#release} run on the session's thread. Safe from
+     * any thread, also under a shard lock: it only enqueues.
+     *
+     * @param wrote true when the reply follows a change made for the session (held under appendfsync always)
+     */
+    public void complete(ReplySink out, boolean wrote) {
+        try {
+            session.channel().execute(this::end);
+        } catch (RejectedExecutionException e) {
+            // the transport is shutting down; the registries drop the ended waiter when they meet it
+        }
+        session.channel().sendAsync(out, wrote);
+    }
+
+    /** Records, during an {@link Waiter#attempt attempt}, that its reply follows a change (see {@link #complete}). */
+    public void markWrote() {
+        attemptWrote = true;
+    }
+
+    /**
+     * Signals that the awaited event may have happened: schedules one attempt on the session's thread. Safe from
+     * any thread, also while holding a shard lock; cheap and never blocking.
      */
     public void wake() {
         if (waiting() && attemptPosted.compareAndSet(false, true)) {
@@ -103,9 +150,10 @@ public final class BlockedClient {
         }
     }
 
-    /** Ends the block without a reply (the connection is gone). Idempotent; safe from any thread. */
+    /** Ends the block without a reply (the connection is gone). Idempotent; safe from any thread holding no lock. */
     public void cancel() {
         if (state.compareAndSet(WAITING, DONE)) {
+            cancelTimer();
             end();
         }
     }
@@ -126,6 +174,9 @@ public final class BlockedClient {
         }
         ReplySink out = session.channel().newAsyncReply();
         boolean done;
+        claimedByAttempt = false;
+        attemptWrote = false;
+        attemptThread = Thread.currentThread();
         try {
             done = waiter.attempt(this, out);
         } catch (CommandException e) {
@@ -135,31 +186,24 @@ public final class BlockedClient {
             log.error("blocked command of client {} failed", session.id(), e);
             out.error(ErrorReply.err("internal error in a blocked command: " + e));
             done = true;
+        } finally {
+            attemptThread = null;
         }
-        if (done) {
-            finish(out);
+        if (done && (claimedByAttempt || claim())) {
+            complete(out, attemptWrote);
         }
     }
 
     private void runTimeout() {
-        if (!waiting()) {
+        if (!claim()) {
             return;
         }
         ReplySink out = session.channel().newAsyncReply();
         waiter.timedOut(out);
-        finish(out);
-    }
-
-    private void finish(ReplySink out) {
-        if (state.compareAndSet(WAITING, DONE)) {
-            end();
-        }
-        // after a cancellation the channel is closing and only releases the reply's buffers
-        session.channel().sendAsync(out);
+        complete(out, false);
     }
 
     private void end() {
-        cancelTimer();
         waiter.release();
         session.clearBlockedClient(this);
     }

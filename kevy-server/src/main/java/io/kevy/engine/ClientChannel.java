@@ -14,9 +14,12 @@ public interface ClientChannel {
     /**
      * Delivers a reply produced with {@link #newAsyncReply()} and resumes the session's command loop (it was
      * parked on a blocking command). When the transport is closing, the reply is only released. Safe from any
-     * thread.
+     * thread, also under a shard lock (it only enqueues).
+     *
+     * @param wrote true when the reply follows a change made for this session (a served BLPOP): under
+     *              {@code appendfsync always} it is held until that change is durable, like any write's reply
      */
-    void sendAsync(ReplySink reply);
+    void sendAsync(ReplySink reply, boolean wrote);
 
     /**
      * Runs {@code task} on the session's own thread: the connection's event loop, or the embedded caller's

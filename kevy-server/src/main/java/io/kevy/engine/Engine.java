@@ -6,6 +6,7 @@ import io.kevy.engine.command.Dispatcher;
 import io.kevy.feed.Feed;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -13,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -46,6 +48,7 @@ public final class Engine implements AutoCloseable {
     private final EncodingLimits encodings = new EncodingLimits();
     private final ConcurrentHashMap<String, LongAdder> errorCounts = new ConcurrentHashMap<>();
     private final LongAdder errorReplies = new LongAdder();
+    private final AtomicLong readySequence = new AtomicLong();
     private final String runId = randomHex(40);
     private volatile String replId = randomHex(40);
     private volatile Host host = Host.EMBEDDED;
@@ -358,7 +361,8 @@ public final class Engine implements AutoCloseable {
 
     /**
      * Empties every shard and starts a new generation at offset 0 on each (FLUSHALL/FLUSHDB, feed contract
-     * §5); no frame is emitted. Watchers of any key are marked dirty. Callers must hold all shard locks.
+     * §5); no frame is emitted. Watchers of stored keys are marked dirty ({@link KeySignals#touchAll}). Callers
+     * must hold all shard locks.
      */
     public void flushAllLocked() {
         for (Shard s : shards) {
@@ -366,6 +370,33 @@ public final class Engine implements AutoCloseable {
             s.keyspace().clear();
             s.resetStream(newGeneration(s.generation()), 0);
         }
+    }
+
+    /**
+     * The next number of the engine-wide order in which keys with blocked clients become ready: ready keys are
+     * served oldest first across the shards one thread holds (Redis serves its ready list in order).
+     */
+    long nextReadySequence() {
+        return readySequence.incrementAndGet();
+    }
+
+    /**
+     * Forgets every key {@code session} watches (UNWATCH, EXEC, DISCARD, RESET, disconnect): removes its entries
+     * from the shards' registries, locking each shard in turn (a shard the caller holds is simply re-entered).
+     * Call on the session's own thread, holding no shard lock or the locks of every watched key's shard.
+     */
+    public void unwatchAll(Session session) {
+        List<WatchedKey> watched = session.watched();
+        for (WatchedKey w : watched) {
+            Shard s = shards[w.shard()];
+            s.lock().lock();
+            try {
+                s.signals().unwatch(w);
+            } finally {
+                s.lock().unlock();
+            }
+        }
+        watched.clear();
     }
 
     /** Total keys across shards, expired-but-not-reaped included (DBSIZE). */

@@ -16,7 +16,12 @@ import java.math.RoundingMode;
 final class ExtendedFloat {
     static final ExtendedFloat ZERO = new ExtendedFloat(BigDecimal.ZERO, 0);
 
+    /** Redis's MAX_LONG_DOUBLE_CHARS: string2ld refuses strings of this length or longer. */
+    private static final int MAX_CHARS = 5 * 1024;
     private static final int SIGNIFICAND_BITS = 64;
+    private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
+    private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
+    private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
     private static final int MAX_EXPONENT = 16383; // largest finite value < 2^16384
     private static final int MIN_EXPONENT = -16445; // smallest subnormal is 2^-16445
 
@@ -33,6 +38,9 @@ final class ExtendedFloat {
      * leading space, overflow to infinity from digits, underflow to zero).
      */
     static ExtendedFloat parse(byte[] b) {
+        if (b.length >= MAX_CHARS) {
+            return null;
+        }
         BigDecimal exact = RedisNumbers.parseDecimal(b);
         if (exact == null) {
             double inf = RedisNumbers.parseDoubleOrNaN(b);
@@ -58,6 +66,26 @@ final class ExtendedFloat {
             return new ExtendedFloat(null, s == 0 ? 1 : Integer.signum(s));
         }
         return round(value.add(o.value));
+    }
+
+    /**
+     * {@code (long long) ceill(x * 1000.0)} as Redis 7.0 turns a timeout in seconds into milliseconds on x86-64:
+     * the product rounded to the 64-bit significand, rounded up to an integer, converted with the FPU's rule
+     * that a value out of the {@code long} range (or infinite) becomes {@link Long#MIN_VALUE}.
+     */
+    long ceilTimesThousand() {
+        if (isInfinite()) {
+            return Long.MIN_VALUE;
+        }
+        ExtendedFloat product = round(value.multiply(THOUSAND));
+        if (product.isInfinite()) {
+            return Long.MIN_VALUE;
+        }
+        BigInteger ms = product.value.setScale(0, RoundingMode.CEILING).toBigIntegerExact();
+        if (ms.compareTo(LONG_MIN) < 0 || ms.compareTo(LONG_MAX) > 0) {
+            return Long.MIN_VALUE;
+        }
+        return ms.longValueExact();
     }
 
     /** {@code %.17Lf}, trailing zeros after the point removed, {@code -0} printed as {@code 0}. */

@@ -151,6 +151,20 @@ public final class Keyspace {
         captured = null;
     }
 
+    /** True when {@code key} is stored, live or expired but not reaped yet (no lazy expiry, no access). */
+    public boolean stored(byte[] key) {
+        return dict.find(key) != null;
+    }
+
+    /**
+     * True when {@code key} is stored but its TTL has passed at {@code now}: logically expired, not reaped yet
+     * (Redis's {@code keyIsExpired}). Deletes nothing.
+     */
+    public boolean storedButExpired(byte[] key, long now) {
+        Dict.Node<Object> n = dict.find(key);
+        return n != null && n.aux() != NO_EXPIRY && n.aux() <= now;
+    }
+
     /** True when {@code key} is live. */
     public boolean exists(byte[] key, long now) {
         return node(key, now) != null;

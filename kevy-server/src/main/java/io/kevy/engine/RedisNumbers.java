@@ -309,6 +309,24 @@ public final class RedisNumbers {
     }
 
     /**
+     * A timeout in seconds as Redis 7.0's {@code getTimeoutFromObjectOrReply} reads it: parsed as an x87
+     * {@code long double} ({@code string2ld}: strtold, no leading space, nothing after the number, no NaN, no
+     * overflow, under 5120 bytes), times 1000, rounded up to whole milliseconds; a product out of the
+     * {@code long} range (or infinite) gives {@link Long#MIN_VALUE}, as the C conversion does on x86-64. The
+     * caller rejects negative results ("timeout is negative"); 0 means no timeout.
+     *
+     * @return the timeout in milliseconds
+     * @throws CommandException {@code notFloat} when {@code seconds} is not a valid long double
+     */
+    public static long secondsToMillis(byte[] seconds, ErrorReply notFloat) {
+        ExtendedFloat f = ExtendedFloat.parse(seconds);
+        if (f == null) {
+            throw new CommandException(notFloat);
+        }
+        return f.ceilTimesThousand();
+    }
+
+    /**
      * Adds {@code increment} to the number stored as {@code current} the way INCRBYFLOAT and HINCRBYFLOAT do:
      * both parsed as x87 {@code long double} (64-bit significand), summed and rounded in that precision, then
      * printed with {@code %.17Lf} and trailing zeros removed.

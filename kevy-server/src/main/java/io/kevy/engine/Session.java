@@ -1,6 +1,7 @@
 package io.kevy.engine;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -29,12 +30,9 @@ public final class Session {
     /** Commands queued by MULTI, or null outside a transaction. */
     private List<byte[][]> multiQueue;
     private boolean multiError;
+    /** Set by any thread that changes a watched key (under that key's shard lock); read by EXEC. */
     private volatile boolean dirtyCas;
     private final List<WatchedKey> watched = new ArrayList<>(0);
-
-    /** A key watched by this session, with the shard it lives on. */
-    public record WatchedKey(int shard, Bytes key) {
-    }
 
     public Session(long id, ClientChannel channel, long createdAtMs, boolean authenticated) {
         this.id = id;
@@ -195,9 +193,22 @@ public final class Session {
         this.dirtyCas = dirty;
     }
 
-    /** The keys this session watches; confined to the session's command loop. */
+    /**
+     * The keys this session watches, each also registered on its shard ({@link KeySignals#watch}); confined to
+     * the session's command loop. {@link Engine#unwatchAll} clears it.
+     */
     public List<WatchedKey> watched() {
         return watched;
+    }
+
+    /** True when this session already watches {@code key}. */
+    public boolean watches(byte[] key) {
+        for (WatchedKey w : watched) {
+            if (Arrays.equals(w.key(), key)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** CLIENT LIST's {@code flags} field. */

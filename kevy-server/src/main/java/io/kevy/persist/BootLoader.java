@@ -334,7 +334,7 @@ final class BootLoader {
         }
 
         @Override
-        public void sendAsync(ReplySink reply) {
+        public void sendAsync(ReplySink reply, boolean wrote) {
         }
 
         /** Frames never block, so nothing is ever posted to the boot session. */

@@ -215,6 +215,7 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         }
         if (session != null) {
             session.cancelBlocked();
+            engine.unwatchAll(session);
             session.killed(true);
             server.sessionClosed(session);
             session = null;
@@ -237,8 +238,13 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         return new RespWriter(ctx.alloc());
     }
 
+    /**
+     * Delivers the reply of the blocked command on the event loop, through the same path as every other reply:
+     * a reply that follows a write (a served BLPOP) is held until the write is durable under appendfsync
+     * always. Then resumes the commands the client sent meanwhile.
+     */
     @Override
-    public void sendAsync(ReplySink reply) {
+    public void sendAsync(ReplySink reply, boolean wrote) {
         RespWriter w = (RespWriter) reply;
         ctx.executor().execute(() -> {
             ByteBuf b = w.take();
@@ -249,10 +255,14 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
                 return;
             }
             if (b != null) {
-                server.countOutput(b.readableBytes());
-                ctx.writeAndFlush(b, ctx.voidPromise());
+                writer.raw(b);
+                b.release();
+            }
+            if (wrote) {
+                session.markWrote();
             }
             blocked = false;
+            flush();
             resume();
         });
     }

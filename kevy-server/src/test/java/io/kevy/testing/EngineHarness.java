@@ -120,7 +120,7 @@ public final class EngineHarness implements AutoCloseable {
         }
 
         @Override
-        public void sendAsync(ReplySink reply) {
+        public void sendAsync(ReplySink reply, boolean wrote) {
             throw new UnsupportedOperationException("no blocking commands in the harness");
         }
 

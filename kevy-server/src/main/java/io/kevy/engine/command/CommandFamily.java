@@ -21,9 +21,12 @@ public interface CommandFamily {
                 BitmapCommands::register,
                 HashCommands::register,
                 ListCommands::register,
+                BlockingListCommands::register,
                 SetCommands::register,
                 ZSetCommands::register,
+                BlockingZSetCommands::register,
                 SortCommands::register,
+                TransactionCommands::register,
                 FeedCommands::register);
     }
 }

@@ -77,8 +77,11 @@ public final class CommandSpec {
         if (summary == null || summary.isBlank()) {
             throw new IllegalArgumentException("command " + name + " has no summary");
         }
-        if (flags.contains(CommandFlag.WRITE) == flags.contains(CommandFlag.READONLY) && firstKey > 0) {
-            throw new IllegalArgumentException("command " + name + " with keys must be exactly one of write/readonly");
+        if (flags.contains(CommandFlag.WRITE) == flags.contains(CommandFlag.READONLY) && firstKey > 0
+                && !(keyFlags != null && !flags.contains(CommandFlag.WRITE))) {
+            // WATCH names keys but neither reads nor writes them: it states its key-spec flags instead
+            throw new IllegalArgumentException("command " + name + " with keys must be exactly one of write/readonly"
+                    + " (or, neither, state its key-spec flags)");
         }
     }
 

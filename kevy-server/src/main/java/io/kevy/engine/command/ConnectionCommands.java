@@ -17,7 +17,7 @@ import io.kevy.engine.Session;
 import java.security.MessageDigest;
 
 /**
- * Connection commands: PING, ECHO, QUIT, HELLO, AUTH, SELECT. (CLIENT lives in {@link ClientCommands}.)
+ * Connection commands: PING, ECHO, QUIT, HELLO, AUTH, RESET, SELECT. (CLIENT lives in {@link ClientCommands}.)
  *
  * <p>kevy speaks RESP2 only: {@code HELLO 3} answers {@code -NOPROTO} so clients such as lettuce fall back to
  * RESP2, as they do with Redis 5.
@@ -47,6 +47,9 @@ final class ConnectionCommands {
                 .handler(ConnectionCommands::hello));
         t.add(command("auth", -2).flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).group("connection")
                 .since("1.0.0").summary("Authenticates the connection.").handler(ConnectionCommands::auth));
+        t.add(command("reset", 1).flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).group("connection")
+                .since("6.2.0").summary("Reset the connection").complexity("O(1)")
+                .handler(ConnectionCommands::reset));
         t.add(command("select", 2).flags(LOADING, STALE, FAST).group("connection").since("1.0.0")
                 .summary("Changes the selected database (kevy has database 0 only).")
                 .handler(ConnectionCommands::select));
@@ -61,6 +64,19 @@ final class ConnectionCommands {
         } else {
             c.reply().simple("PONG");
         }
+    }
+
+    /**
+     * RESET (Redis 6.2's {@code clearClientConnectionState}): discards the transaction and the watches, clears
+     * the name, and authenticates as the default user again (so a password must be given again when one is
+     * required); answers {@code +RESET}.
+     */
+    private static void reset(Call c) {
+        Session s = c.session();
+        TransactionCommands.discardTransaction(c.engine(), s);
+        s.name("");
+        s.authenticated(c.engine().requirePass() == null);
+        c.reply().simple("RESET");
     }
 
     private static void select(Call c) {

@@ -1,5 +1,6 @@
 package io.kevy.engine.command;
 
+import io.kevy.engine.BlockedClient;
 import io.kevy.engine.Bytes;
 import io.kevy.engine.CommandException;
 import io.kevy.engine.Engine;
@@ -8,6 +9,7 @@ import io.kevy.engine.Errors;
 import io.kevy.engine.ReplySink;
 import io.kevy.engine.Session;
 import io.kevy.engine.Shard;
+import io.kevy.engine.ShardLocks;
 import java.util.Arrays;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -16,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs commands: looks the verb up in the {@link CommandTable}, checks existence, arity and authentication in
  * Redis's order, queues inside MULTI, locks the shards of the command's keys in ascending order, runs the
- * handler and records statistics.
+ * handler, serves the blocked clients whose keys the command made ready ({@link ShardLocks#serveReady}) and
+ * records statistics. EXEC ({@link TransactionCommands}) locks, runs and serves its queue itself.
  *
  * <p>Thread-safe; called concurrently from every event loop (and embedded callers). A session's commands must
  * be dispatched one at a time, in order.
@@ -68,6 +71,12 @@ public final class Dispatcher {
         }
         if (!spec.arityOk(argv.length) || (spec.isContainer() && spec.handler() == null)) {
             engine.commandStats().rejected(spec);
+            if (session.inMulti() && spec.name().equals("exec")) {
+                // Redis's rejectCommand on EXEC: the transaction is discarded, the reason quoted
+                TransactionCommands.abort(engine, session, out,
+                        "wrong number of arguments for '" + spec.name() + "' command");
+                return Outcome.DONE;
+            }
             reject(session, out, Errors.wrongArity(spec.name()));
             return Outcome.DONE;
         }
@@ -90,7 +99,9 @@ public final class Dispatcher {
                 reject(session, out, NOT_IN_MULTI);
                 return Outcome.DONE;
             }
-            session.multiQueue().add(argv);
+            if (!session.multiError() && !session.dirtyCas()) {
+                session.multiQueue().add(argv); // as Redis, a doomed transaction stops growing
+            }
             out.simple("QUEUED");
             return Outcome.DONE;
         }
@@ -103,7 +114,22 @@ public final class Dispatcher {
         out.error(error);
     }
 
-    /** Runs a validated command: locks its shards, runs the handler, unlocks. */
+    /**
+     * Resolves the spec of an already validated command (a queued one: EXEC runs it later): the command, or its
+     * subcommand for a container.
+     */
+    CommandSpec resolve(byte[][] argv) {
+        CommandSpec spec = engine.commands().lookup(argv[0]);
+        if (spec != null && spec.isContainer() && argv.length >= 2) {
+            spec = spec.subcommands().get(Bytes.lowerAscii(argv[1]));
+        }
+        return spec;
+    }
+
+    /**
+     * Runs a validated command: locks its shards, runs the handler, serves the blocked clients its changes made
+     * ready (before another command can take the data, as Redis), unlocks.
+     */
     private Outcome execute(Session session, CommandSpec spec, byte[][] argv, ReplySink out) {
         long now = engine.clock().millis();
         session.touch(now, spec.name());
@@ -119,10 +145,12 @@ public final class Dispatcher {
                 if (pos == null || (spec.keyFinder() != null && spec.keyFinder().readsUnnamedKeys(argv))) {
                     failed = runAllLocked(call, spec);
                 } else if (pos.length == 1 || engine.shardCount() == 1) {
-                    Shard shard = pos.length == 0 ? engine.shard(0) : engine.shardFor(argv[pos[0]]);
+                    int index = pos.length == 0 ? 0 : engine.shardIndex(argv[pos[0]]);
+                    Shard shard = engine.shard(index);
                     shard.lock().lock();
                     try {
                         failed = runHandler(call, spec);
+                        ShardLocks.serveHeld(engine, index);
                     } finally {
                         shard.lock().unlock();
                     }
@@ -132,15 +160,16 @@ public final class Dispatcher {
             }
         }
         engine.commandStats().called(spec, (System.nanoTime() - t0) / 1000, failed || call.failed());
-        if (spec.isWrite()) {
-            session.markWrote();
+        BlockedClient parked = call.blocked();
+        if (spec.isWrite() && parked == null) {
+            session.markWrote(); // a parked command changed nothing yet; its reply says when it did
         }
-        if (call.blocked() != null) {
+        if (parked != null) {
             if (failed) {
-                call.blocked().cancel(); // the handler failed after parking: its error reply stands
+                parked.cancel(); // the handler failed after parking: its error reply stands
             } else {
                 // the handler parked a waiter; its locks are released, so the timeout can start
-                call.blocked().arm(engine);
+                parked.arm(engine);
                 return Outcome.BLOCKED;
             }
         }
@@ -153,7 +182,9 @@ public final class Dispatcher {
     private boolean runAllLocked(Call call, CommandSpec spec) {
         engine.lockAll();
         try {
-            return runHandler(call, spec);
+            boolean failed = runHandler(call, spec);
+            ShardLocks.serveAllHeld(engine);
+            return failed;
         } finally {
             engine.unlockAll();
         }
@@ -166,7 +197,9 @@ public final class Dispatcher {
                 engine.shard(s).lock().lock();
                 locked++;
             }
-            return runHandler(call, spec);
+            boolean failed = runHandler(call, spec);
+            ShardLocks.serveHeld(engine, shards);
+            return failed;
         } finally {
             for (int i = locked - 1; i >= 0; i--) {
                 engine.shard(shards[i]).lock().unlock();

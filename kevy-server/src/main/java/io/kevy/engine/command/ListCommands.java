@@ -426,35 +426,48 @@ final class ListCommands {
     }
 
     private static void lmpop(Call c) {
-        long numkeys = Args.numkeys(c, 1);
-        if (numkeys >= c.argc() - 2) {
-            throw Call.fail(Errors.SYNTAX);
-        }
-        int whereAt = (int) numkeys + 2;
-        boolean left = isLeft(c, whereAt);
-        long count = -1;
-        for (int j = whereAt + 1; j < c.argc(); j++) {
-            if (count == -1 && c.argIs(j, "count") && j + 1 < c.argc()) {
-                count = c.longArg(++j, LMPOP_COUNT);
-                if (count < 1) {
-                    throw Call.fail(LMPOP_COUNT);
-                }
-            } else {
-                throw Call.fail(Errors.SYNTAX);
-            }
-        }
-        if (count == -1) {
-            count = 1;
-        }
-        for (int k = 2; k < whereAt; k++) {
+        MpopArgs a = MpopArgs.parse(c, 1);
+        for (int k = a.firstKey(); k < a.firstKey() + a.keys(); k++) {
             byte[] key = c.arg(k);
-            byte[][] popped = popFrom(c, key, left, count);
+            byte[][] popped = popFrom(c, key, a.left(), a.count());
             if (popped != null) {
                 replyKeyAndElements(c.reply(), key, popped);
                 return;
             }
         }
         c.reply().nullArray();
+    }
+
+    /**
+     * The arguments of LMPOP and BLMPOP from {@code numkeys} on: {@code numkeys key [key ...] LEFT|RIGHT
+     * [COUNT count]}, validated in Redis 7.0's order ({@code lmpopGenericCommand}).
+     *
+     * @param firstKey the index of the first key
+     * @param keys     how many keys
+     * @param left     LEFT (pop from the head)
+     * @param count    how many elements to pop, at least 1
+     */
+    record MpopArgs(int firstKey, int keys, boolean left, long count) {
+        static MpopArgs parse(Call c, int numkeysAt) {
+            long numkeys = Args.numkeys(c, numkeysAt);
+            if (numkeys >= c.argc() - numkeysAt - 1) {
+                throw Call.fail(Errors.SYNTAX);
+            }
+            int whereAt = numkeysAt + 1 + (int) numkeys;
+            boolean left = isLeft(c, whereAt);
+            long count = -1;
+            for (int j = whereAt + 1; j < c.argc(); j++) {
+                if (count == -1 && c.argIs(j, "count") && j + 1 < c.argc()) {
+                    count = c.longArg(++j, LMPOP_COUNT);
+                    if (count < 1) {
+                        throw Call.fail(LMPOP_COUNT);
+                    }
+                } else {
+                    throw Call.fail(Errors.SYNTAX);
+                }
+            }
+            return new MpopArgs(numkeysAt + 1, (int) numkeys, left, count == -1 ? 1 : count);
+        }
     }
 
     // ---- helpers ----

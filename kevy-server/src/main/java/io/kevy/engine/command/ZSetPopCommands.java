@@ -94,37 +94,53 @@ final class ZSetPopCommands {
 
     /** ZMPOP numkeys key [key ...] MIN|MAX [COUNT count]: pops from the first non-empty key. */
     private static void zmpop(Call c) {
-        long numkeys = ZSetArgs.rangeLong(c.arg(1), 1, Long.MAX_VALUE, ZSetArgs.NUMKEYS_POSITIVE);
-        if (numkeys >= c.argc() - 2) {
-            throw Call.fail(Errors.SYNTAX);
-        }
-        int whereIdx = (int) numkeys + 2;
-        boolean max;
-        if (c.argIs(whereIdx, "min")) {
-            max = false;
-        } else if (c.argIs(whereIdx, "max")) {
-            max = true;
-        } else {
-            throw Call.fail(Errors.SYNTAX);
-        }
-        long count = -1;
-        for (int j = whereIdx + 1; j < c.argc(); j++) {
-            boolean moreArgs = j < c.argc() - 1;
-            if (count == -1 && c.argIs(j, "count") && moreArgs) {
-                j++;
-                count = ZSetArgs.rangeLong(c.arg(j), 1, Long.MAX_VALUE, ZSetArgs.COUNT_POSITIVE);
-            } else {
-                throw Call.fail(Errors.SYNTAX);
-            }
-        }
-        for (int i = 2; i < whereIdx; i++) {
+        MpopArgs a = MpopArgs.parse(c, 1);
+        for (int i = a.firstKey(); i < a.firstKey() + a.keys(); i++) {
             byte[] key = c.arg(i);
             ZSetValue z = c.value(key, ZSetValue.class);
             if (z != null) {
-                replyWithKey(c.reply(), key, pop(c.shard(key), key, z, max, count == -1 ? 1 : count));
+                replyWithKey(c.reply(), key, pop(c.shard(key), key, z, a.max(), a.count()));
                 return;
             }
         }
         c.reply().nullArray();
+    }
+
+    /**
+     * The arguments of ZMPOP and BZMPOP from {@code numkeys} on: {@code numkeys key [key ...] MIN|MAX
+     * [COUNT count]}, validated in Redis 7.0's order ({@code zmpopGenericCommand}).
+     *
+     * @param firstKey the index of the first key
+     * @param keys     how many keys
+     * @param max      MAX (pop the highest scores)
+     * @param count    how many members to pop, at least 1
+     */
+    record MpopArgs(int firstKey, int keys, boolean max, long count) {
+        static MpopArgs parse(Call c, int numkeysAt) {
+            long numkeys = ZSetArgs.rangeLong(c.arg(numkeysAt), 1, Long.MAX_VALUE, ZSetArgs.NUMKEYS_POSITIVE);
+            if (numkeys >= c.argc() - numkeysAt - 1) {
+                throw Call.fail(Errors.SYNTAX);
+            }
+            int whereIdx = numkeysAt + 1 + (int) numkeys;
+            boolean max;
+            if (c.argIs(whereIdx, "min")) {
+                max = false;
+            } else if (c.argIs(whereIdx, "max")) {
+                max = true;
+            } else {
+                throw Call.fail(Errors.SYNTAX);
+            }
+            long count = -1;
+            for (int j = whereIdx + 1; j < c.argc(); j++) {
+                boolean moreArgs = j < c.argc() - 1;
+                if (count == -1 && c.argIs(j, "count") && moreArgs) {
+                    j++;
+                    count = ZSetArgs.rangeLong(c.arg(j), 1, Long.MAX_VALUE, ZSetArgs.COUNT_POSITIVE);
+                } else {
+                    throw Call.fail(Errors.SYNTAX);
+                }
+            }
+            return new MpopArgs(numkeysAt + 1, (int) numkeys, max, count == -1 ? 1 : count);
+        }
     }
 }
