@@ -191,6 +191,8 @@ public final class BlockedClient {
         }
         if (done && (claimedByAttempt || claim())) {
             complete(out, attemptWrote);
+        } else {
+            out.discard(); // not replied, or the block ended meanwhile (its reply, if any, is someone else's)
         }
     }
 

@@ -35,6 +35,10 @@ public interface ReplySink {
     /** An array header {@code *<n>}; exactly {@code n} replies must follow. */
     void array(int n);
 
+    /** Drops whatever was written and frees its resources (a reply that will not be sent). */
+    default void discard() {
+    }
+
     /** A bulk string holding the UTF-8 bytes of {@code s}. */
     default void bulk(String s) {
         bulk(Bytes.utf8(s));

@@ -143,6 +143,29 @@ public final class RawClient implements AutoCloseable {
         }
     }
 
+    /**
+     * True when reply bytes arrive within {@code ms} milliseconds (they stay unread); false when none do. For
+     * asserting that a reply is held back.
+     */
+    public boolean replyWithin(int ms) {
+        try {
+            int old = socket.getSoTimeout();
+            socket.setSoTimeout(ms);
+            try {
+                in.mark(1);
+                int b = in.read();
+                in.reset();
+                return b >= 0;
+            } catch (java.net.SocketTimeoutException e) {
+                return false;
+            } finally {
+                socket.setSoTimeout(old);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public Socket socket() {
         return socket;
     }

@@ -39,6 +39,23 @@ public final class ReplyDiff implements AutoCloseable {
         return actual;
     }
 
+    /**
+     * Sends {@code args} to both without reading the replies (a command that blocks); read them later with
+     * {@link #sameReply}.
+     */
+    public void send(String... args) {
+        kevy.command(args);
+        redis.command(args);
+    }
+
+    /** Reads one reply from each and asserts they are equal; returns it. */
+    public String sameReply(String what) {
+        String expected = redis.readReply();
+        String actual = kevy.readReply();
+        assertThat(actual).as("reply to %s", what).isEqualTo(expected);
+        return actual;
+    }
+
     public RawClient kevy() {
         return kevy;
     }

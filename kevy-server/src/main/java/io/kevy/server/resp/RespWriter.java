@@ -47,7 +47,8 @@ public final class RespWriter implements ReplySink {
         return b;
     }
 
-    /** Releases any bytes not taken (connection closed). */
+    /** Releases any bytes not taken (connection closed, or a reply that will not be sent). */
+    @Override
     public void discard() {
         if (buf != null) {
             buf.release();

@@ -85,8 +85,6 @@ class ServerCommandsIT {
 
     @Test
     void noMultiCommandsAreRefusedInsideMulti() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(kevy.server().engine().commands().lookup("multi") != null,
-                "MULTI is not implemented yet");
         diff.same("MULTI");
         diff.same("SHUTDOWN");
         diff.same("SHUTDOWN", "NOSAVE", "NOW");
