@@ -18,15 +18,38 @@ public interface CommandGenerator {
     List<Op> ops();
 
     /**
-     * One kind of command.
+     * One kind of command, or of a block of commands one client sends in a row (a MULTI ... EXEC transaction):
+     * exactly one of {@code build} and {@code block} is set.
      *
      * @param command the command name as in the table (lower case), used to check availability
-     * @param build   makes one random instance, verb first
+     * @param build   makes one random instance of a single command, verb first
+     * @param block   makes one random instance of a block: the argvs to send in a row, verbs first
      */
-    record Op(String command, Build build) {
+    record Op(String command, Build build, Block block) {
+        public Op {
+            if ((build == null) == (block == null)) {
+                throw new IllegalArgumentException("an op has either a build or a block");
+            }
+        }
+
+        /** A single-command operation. */
+        public Op(String command, Build build) {
+            this(command, build, null);
+        }
+
+        /** A block operation. */
+        public static Op block(String command, Block block) {
+            return new Op(command, null, block);
+        }
+
         /** True when the command exists in {@code table}. */
         public boolean available(CommandTable table) {
             return table.lookup(command) != null;
+        }
+
+        /** One random instance: the commands to send in a row (one for a single-command operation). */
+        public List<byte[][]> make(Random rnd, Ctx ctx) {
+            return block != null ? block.make(rnd, ctx) : List.<byte[][]>of(build.make(rnd, ctx));
         }
     }
 
@@ -34,6 +57,12 @@ public interface CommandGenerator {
     @FunctionalInterface
     interface Build {
         byte[][] make(Random rnd, Ctx ctx);
+    }
+
+    /** Builds the argvs of a block of commands one client sends in a row. */
+    @FunctionalInterface
+    interface Block {
+        List<byte[][]> make(Random rnd, Ctx ctx);
     }
 
     /** What a builder may use: key pools and the time base for absolute times. */

@@ -11,13 +11,20 @@ import java.util.Random;
  */
 public final class Generators {
     /** Every family's generator. */
-    public static final List<CommandGenerator> ALL = List.of(
-            new StringGenerator(),
-            new KeyGenerator(),
-            new HashGenerator(),
-            new ListGenerator(),
-            new SetGenerator(),
-            new ZSetGenerator());
+    public static final List<CommandGenerator> ALL;
+
+    static {
+        List<CommandGenerator> data = List.of(
+                new StringGenerator(),
+                new KeyGenerator(),
+                new HashGenerator(),
+                new ListGenerator(),
+                new SetGenerator(),
+                new ZSetGenerator());
+        List<CommandGenerator> all = new ArrayList<>(data);
+        all.add(new TransactionGenerator(data));
+        ALL = List.copyOf(all);
+    }
 
     private final List<CommandGenerator.Op> ops = new ArrayList<>();
 

@@ -1,0 +1,71 @@
+package io.kevy.testing.gen;
+
+import static io.kevy.testing.gen.CommandGenerator.argv;
+
+import io.kevy.engine.command.CommandTable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Transactions: MULTI, 1 to 6 random writes of the data families (blocking pops among them, which answer at
+ * once inside MULTI), then EXEC, sometimes DISCARD; sometimes with a queue-time error (EXECABORT: nothing may be
+ * emitted), and sometimes after WATCH of a key that the same client then writes or not (a dirty EXEC emits
+ * nothing either).
+ */
+final class TransactionGenerator implements CommandGenerator {
+    private final List<Op> inner = new ArrayList<>();
+
+    /** @param families the generators whose operations the transactions queue */
+    TransactionGenerator(List<CommandGenerator> families) {
+        CommandTable table = CommandTable.standard();
+        for (CommandGenerator g : families) {
+            for (Op op : g.ops()) {
+                if (op.available(table)) {
+                    inner.add(op);
+                }
+            }
+        }
+        // a short timeout, not 0: the embedded source runs each command as its own client, outside MULTI
+        String t = "0.001";
+        inner.add(new Op("blpop", (r, c) -> argv("BLPOP", c.key(r, "l"), c.key(r, "l"), t)));
+        inner.add(new Op("blmove", (r, c) -> argv("BLMOVE", c.key(r, "l"), c.key(r, "l"), "RIGHT", "LEFT", t)));
+        inner.add(new Op("bzpopmax", (r, c) -> argv("BZPOPMAX", c.key(r, "z"), t)));
+        inner.add(new Op("blmpop", (r, c) -> argv("BLMPOP", t, "1", c.key(r, "l"), "LEFT", "COUNT", "2")));
+    }
+
+    @Override
+    public String family() {
+        return "transactions";
+    }
+
+    @Override
+    public List<Op> ops() {
+        return List.of(Op.block("multi", this::transaction), Op.block("multi", this::transaction));
+    }
+
+    private List<byte[][]> transaction(Random r, Ctx c) {
+        List<byte[][]> out = new ArrayList<>();
+        String watched = null;
+        if (r.nextInt(4) == 0) {
+            watched = c.key(r, "s");
+            out.add(argv("WATCH", watched));
+            if (r.nextBoolean()) {
+                out.add(argv("SET", watched, "touched"));
+            }
+        }
+        out.add(argv("MULTI"));
+        int n = 1 + r.nextInt(6);
+        for (int i = 0; i < n; i++) {
+            out.addAll(inner.get(r.nextInt(inner.size())).make(r, c));
+        }
+        switch (r.nextInt(12)) {
+            case 0 -> out.add(argv("SET", c.key(r, "s"))); // wrong arity: EXECABORT
+            case 1 -> out.add(argv("NOSUCHCOMMAND", "x"));
+            default -> {
+            }
+        }
+        out.add(argv(r.nextInt(10) == 0 ? "DISCARD" : "EXEC"));
+        return out;
+    }
+}
