@@ -52,8 +52,10 @@ class ScanCursorTest {
         assertThat(parse("-18446744073709551615")).isEqualTo(1);
         assertThat(parse("9223372036854775808")).isEqualTo(Long.MIN_VALUE);
         assertThat(parse("12\0junk")).isEqualTo(12);
+        assertThat(parse("\0")).as("C sees the empty string").isZero();
+        assertThat(parse("-0")).isZero();
         for (String bad : new String[] {"x", " 1", "1 ", "+", "-", "0x10", "1.5", "18446744073709551616",
-            "-18446744073709551616", "99999999999999999999999", "+-1"}) {
+            "-18446744073709551616", "99999999999999999999999", "+-1", "\t0", "+\0", "-\0x", "1\r"}) {
             assertThatThrownBy(() -> parse(bad)).as(bad).isInstanceOf(CommandException.class)
                     .hasMessage("ERR invalid cursor");
         }
