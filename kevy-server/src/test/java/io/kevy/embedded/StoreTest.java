@@ -350,4 +350,40 @@ class StoreTest {
         assertThat(s.engine().sessions().blockedCount()).isZero();
         assertThat(s.engine().feed().backlog(0).stats().readersBlocked()).isZero();
     }
+
+    @Test
+    void aBlockedPopIsServedByAnotherCallersPush() throws Exception {
+        Store s = open(Config.defaults().withFeed(0));
+        CompletableFuture<Reply> first = CompletableFuture.supplyAsync(() -> s.execute("BLPOP", "q", "0"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> s.engine().sessions().blockedCount() == 1);
+        CompletableFuture<Reply> second = CompletableFuture.supplyAsync(() -> s.execute("BRPOP", "q", "5"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> s.engine().sessions().blockedCount() == 2);
+        assertThat(s.execute("RPUSH", "q", "a", "b").asLong()).isEqualTo(2);
+        assertThat(first.get(10, TimeUnit.SECONDS).elements()).extracting(Reply::asString).containsExactly("q", "a");
+        assertThat(second.get(10, TimeUnit.SECONDS).elements()).extracting(Reply::asString).containsExactly("q", "b");
+        assertThat(s.execute("EXISTS", "q").asLong()).isZero();
+        assertThat(s.execute("BZPOPMIN", "z", "0.01").isNull()).isTrue();
+        long g = s.changesTail().generation();
+        List<String> frames = new ArrayList<>();
+        for (Change c : s.changesSince(g, 0, 100, List.of()).changes()) {
+            List<String> words = new ArrayList<>();
+            for (byte[] w : c.argv()) {
+                words.add(new String(w, UTF_8));
+            }
+            frames.add(String.join(" ", words));
+        }
+        assertThat(frames).containsExactly("RPUSH q a b", "LPOP q 1", "RPOP q 1");
+    }
+
+    @Test
+    void aWatchDoesNotOutliveItsCall() {
+        Store s = open(Config.defaults());
+        assertThat(s.execute("WATCH", "a", "b").asString()).isEqualTo("OK");
+        s.engine().shard(0).lock().lock();
+        try {
+            assertThat(s.engine().shard(0).signals().watchedKeys()).isZero();
+        } finally {
+            s.engine().shard(0).lock().unlock();
+        }
+    }
 }
