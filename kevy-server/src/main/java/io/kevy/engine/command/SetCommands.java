@@ -14,7 +14,6 @@ import io.kevy.engine.Verbs;
 import io.kevy.engine.struct.Dict;
 import io.kevy.engine.type.RedisValue;
 import io.kevy.engine.type.SetValue;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;

@@ -161,13 +161,14 @@ final class TransactionCommands {
                     s.dirtyCas(true);
                 }
             }
-            boolean dirty = s.dirtyCas();
-            discardTransaction(engine, s); // unwatch before running, so the queue's own writes do not count
-            if (dirty) {
+            if (s.dirtyCas()) {
+                discardTransaction(engine, s);
                 c.reply().nullArray();
                 return;
             }
-            runQueue(c, queue, specs);
+            engine.unwatchAll(s); // before running, so the queue's own writes do not count
+            runQueue(c, queue, specs); // still in MULTI meanwhile, as Redis (CLIENT LIST shows flag x)
+            discardTransaction(engine, s);
             if (writes) {
                 s.markWrote(); // the reply waits for the fsync under appendfsync always
             }

@@ -9,7 +9,6 @@ import io.kevy.engine.Errors;
 import io.kevy.engine.Glob;
 import io.kevy.engine.RedisNumbers;
 import io.kevy.engine.ReplySink;
-import io.kevy.engine.Strtod;
 import io.kevy.engine.struct.Dict;
 import io.kevy.engine.struct.SkipList;
 import io.kevy.engine.type.ZSetValue;
