@@ -85,7 +85,7 @@ public final class Dispatcher {
             reject(session, out, Errors.NOAUTH);
             return Outcome.DONE;
         }
-        if (spec.isWrite() && !session.inMulti()) {
+        if (spec.isWrite()) { // also at queue time inside MULTI, as Redis: the refusal flags the transaction
             String diskError = engine.durability().writeError();
             if (diskError != null) {
                 engine.commandStats().rejected(spec);

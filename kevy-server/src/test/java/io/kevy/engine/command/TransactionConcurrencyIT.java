@@ -157,6 +157,37 @@ class TransactionConcurrencyIT {
         }
     }
 
+    /**
+     * While the AOF cannot be written, writes are refused also at queue time (flagging the transaction), and an
+     * EXEC whose queue has writes is aborted with the disk error as its reason; a read-only one runs (Redis's
+     * processCommand and execCommandAbort).
+     */
+    @Test
+    void aDiskErrorAbortsTransactionsWithWrites() {
+        try (TestServer kevy = TestServer.start()) {
+            RawClient c = kevy.raw();
+            c.call("SET", "k", "v");
+            c.call("MULTI");
+            assertThat(c.call("SET", "k", "queued before the error")).isEqualTo("+QUEUED\r\n");
+            kevy.server().engine().durability(new Durability() {
+                @Override
+                public String writeError() {
+                    return "MISCONF Errors writing to the AOF file: No space left on device";
+                }
+            });
+            assertThat(c.call("EXEC")).isEqualTo("-EXECABORT Transaction discarded because of: MISCONF Errors "
+                    + "writing to the AOF file: No space left on device\r\n");
+            c.call("MULTI");
+            assertThat(c.call("SET", "k", "x")).startsWith("-MISCONF");
+            assertThat(c.call("EXEC")).startsWith("-EXECABORT Transaction discarded because of previous errors.");
+            c.call("MULTI");
+            c.call("GET", "k");
+            assertThat(c.call("EXEC")).isEqualTo("*1\r\n$1\r\nv\r\n");
+            assertThat(c.call("MULTI")).isEqualTo("+OK\r\n");
+            assertThat(c.call("EXEC")).as("the aborts ended their transactions").isEqualTo("*0\r\n");
+        }
+    }
+
     /** A durability whose writes become durable only when the test opens it. */
     private static final class Gate implements Durability {
         private final List<Runnable> waiting = new ArrayList<>();
