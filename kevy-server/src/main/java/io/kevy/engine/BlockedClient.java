@@ -121,10 +121,11 @@ public final class BlockedClient {
     public void complete(ReplySink out, boolean wrote) {
         try {
             session.channel().execute(this::end);
+            session.channel().sendAsync(out, wrote);
         } catch (RejectedExecutionException e) {
-            // the transport is shutting down; the registries drop the ended waiter when they meet it
+            // the transport is shutting down: nobody to reply to; the registries drop the ended waiter
+            out.discard();
         }
-        session.channel().sendAsync(out, wrote);
     }
 
     /** Records, during an {@link Waiter#attempt attempt}, that its reply follows a change (see {@link #complete}). */
