@@ -34,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * client's own thread ({@link #attempt}), which locks the shards in order and serves its keys again; the key's
  * later waiters wait behind it, so the FIFO order holds.
  *
+ * <p><b>Readiness.</b> Any frame that touches a key with waiters makes it ready; serving then checks that the
+ * key holds a value of the waiter's type. So a waiter is served by whatever gives its key data: a push, LMOVE,
+ * RENAME, SORT ... STORE, ZUNIONSTORE, ZADD ... Redis 7.0 signals a key only when it is created, so where a
+ * STORE overwrites a key of another type in place, Redis leaves the waiter blocked and kevy serves it (ours).
+ *
  * <p><b>Registration.</b> The handler parks it on every distinct key with the keys' shards locked by the
  * dispatcher, right after finding them empty, so no push can slip in between; {@link #release} takes it off
  * the keys again, one shard at a time, when the block ends.
