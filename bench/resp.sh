@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# RESP throughput of kevy-server against Redis 7, side by side on this machine (issue 10).
+#
+# For each configuration (pipelining x value size x persistence, and kevy's feed off/on) it runs
+# redis-benchmark against kevy and against redis-server with comparable persistence, alternating
+# A B A B for ROUNDS rounds, and prints one line per test: the median requests/s of each and the
+# ratio kevy/Redis. Ratios from one run are the figure to compare; absolute numbers depend on the machine.
+#
+# Usage: bench/resp.sh [--csv] [--quick] [--rounds N] [--requests N]
+#   --quick     one round, pipelined and not, 3-byte values, AOF off and everysec only
+#   --csv       machine-readable lines: config,test,kevy_rps,redis_rps,ratio
+# Needs: redis-benchmark (Debian redis-tools); redis-server for the Redis side (skipped when missing).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+CSV=0; QUICK=0; ROUNDS=5; REQUESTS=200000
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --csv) CSV=1 ;;
+    --quick) QUICK=1; ROUNDS=1 ;;
+    --rounds) ROUNDS="$2"; shift ;;
+    --requests) REQUESTS="$2"; shift ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+command -v redis-benchmark >/dev/null || { echo "resp.sh: redis-benchmark not found (apt-get install redis-tools)" >&2; exit 2; }
+HAVE_REDIS=1; command -v redis-server >/dev/null || HAVE_REDIS=0
+
+echo "resp.sh: building kevy-server..." >&2
+./mvnw -q -B -pl kevy-server -am package -DskipTests -DskipITs >/dev/null
+JAR="$ROOT/kevy-server/target/kevy-server.jar"
+TESTS="set,get,incr,hset,lpush,sadd,zadd,mset"
+WORK="$(mktemp -d)"
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+wait_ping() { for _ in $(seq 1 200); do redis-cli -p "$1" PING >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "server on $1 did not start" >&2; return 1; }
+
+start_kevy() { # $1 port, $2 feed on|off, $3 aof off|everysec|always
+  local dir="$WORK/kevy-$1"; mkdir -p "$dir"
+  local args=(--port "$1" --dir "$dir")
+  [[ "$2" == on ]] && args+=(--feed)
+  if [[ "$3" == off ]]; then args+=(--no-aof); else args+=(--appendfsync "$3"); fi
+  KEVY_SAVE="" java -Xms1g -Xmx4g -jar "$JAR" "${args[@]}" >"$dir/log" 2>&1 &
+  wait_ping "$1"
+}
+start_redis() { # $1 port, $2 aof off|everysec|always
+  local dir="$WORK/redis-$1"; mkdir -p "$dir"
+  local aof=(--appendonly no)
+  [[ "$2" != off ]] && aof=(--appendonly yes --appendfsync "$2")
+  redis-server --port "$1" --bind 127.0.0.1 --save "" --dir "$dir" "${aof[@]}" --daemonize no >"$dir/log" 2>&1 &
+  wait_ping "$1"
+}
+stop() { redis-cli -p "$1" SHUTDOWN NOSAVE >/dev/null 2>&1 || true; sleep 0.3; }
+
+# run PORT PIPELINE SIZE -> "test,rps" lines
+run() {
+  redis-benchmark -p "$1" -c 50 -n "$REQUESTS" -r 100000 -P "$2" -d "$3" -t "$TESTS" --csv 2>/dev/null \
+    | tail -n +2 | tr -d '"' | cut -d, -f1,2
+}
+median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+cores=$(nproc); jvm=$(java -version 2>&1 | head -1); commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+redis_version=$( [[ $HAVE_REDIS == 1 ]] && redis-server --version | awk '{print $3}' || echo none)
+if [[ $CSV == 1 ]]; then
+  echo "# machine: cores=$cores jvm=\"$jvm\" commit=$commit redis=$redis_version rounds=$ROUNDS requests=$REQUESTS"
+  echo "config,test,kevy_rps,redis_rps,ratio"
+else
+  echo "machine: $cores cores, $jvm, commit $commit, $redis_version, $ROUNDS rounds x $REQUESTS requests, 50 clients, keys over 100k"
+fi
+
+if [[ $QUICK == 1 ]]; then PIPES="1 16"; SIZES="3"; PERSIST="off everysec"; FEEDS="on"
+else PIPES="1 16"; SIZES="3 1024"; PERSIST="off everysec always"; FEEDS="off on"; fi
+
+for aof in $PERSIST; do
+  for feed in $FEEDS; do
+    for pipe in $PIPES; do
+      for size in $SIZES; do
+        config="aof=$aof feed=$feed P=$pipe d=$size"
+        kport=$(free_port); start_kevy "$kport" "$feed" "$aof"
+        rport=0; [[ $HAVE_REDIS == 1 ]] && { rport=$(free_port); start_redis "$rport" "$aof"; }
+        : >"$WORK/k.txt"; : >"$WORK/r.txt"
+        for _ in $(seq 1 "$ROUNDS"); do
+          run "$kport" "$pipe" "$size" >>"$WORK/k.txt"
+          [[ $rport != 0 ]] && run "$rport" "$pipe" "$size" >>"$WORK/r.txt"
+        done
+        stop "$kport"; [[ $rport != 0 ]] && stop "$rport"
+        while IFS= read -r t; do
+          k=$(awk -F, -v t="$t" '$1 == t {print $2}' "$WORK/k.txt" | median)
+          r=$(awk -F, -v t="$t" '$1 == t {print $2}' "$WORK/r.txt" | median)
+          ratio=$(awk -v k="$k" -v r="$r" 'BEGIN { if (r > 0) printf "%.2f", k / r; else print "n/a" }')
+          if [[ $CSV == 1 ]]; then echo "\"$config\",\"$t\",$k,$r,$ratio"
+          else printf '%-34s %-16s kevy %12.0f/s  redis %12.0f/s  kevy/redis %s\n' "$config" "$t" "$k" "$r" "$ratio"; fi
+        done < <(cut -d, -f1 "$WORK/k.txt" | awk '!seen[$0]++')
+      done
+    done
+  done
+done
