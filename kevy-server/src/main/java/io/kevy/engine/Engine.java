@@ -1,5 +1,6 @@
 package io.kevy.engine;
 
+import io.kevy.common.Slots;
 import io.kevy.engine.command.CommandStats;
 import io.kevy.engine.command.CommandTable;
 import io.kevy.engine.command.Dispatcher;

@@ -1,5 +1,6 @@
 package io.kevy.feed.client;
 
+import io.kevy.common.Slots;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;

@@ -1,5 +1,6 @@
 package io.kevy.feed.client;
 
+import io.kevy.common.Slots;
 import io.lettuce.core.codec.RedisCodec;
 import java.time.Clock;
 import java.util.ArrayList;

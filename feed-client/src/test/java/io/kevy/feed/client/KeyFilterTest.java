@@ -1,5 +1,6 @@
 package io.kevy.feed.client;
 
+import io.kevy.common.Slots;
 import static io.kevy.feed.client.TestChanges.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,8 +1,8 @@
 package io.kevy.engine.command;
 
+import io.kevy.common.Slots;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kevy.engine.Slots;
 import io.kevy.server.config.ServerOptions;
 import io.kevy.testing.FrameRecorder;
 import io.kevy.testing.RawClient;

@@ -1,4 +1,4 @@
-package io.kevy.engine;
+package io.kevy.common;
 
 /**
  * Key to shard mapping (feed contract §2): {@code slot = CRC16-XMODEM(hashtag(key)) mod 16384}, with Redis

@@ -1,4 +1,4 @@
-package io.kevy.engine;
+package io.kevy.common;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
