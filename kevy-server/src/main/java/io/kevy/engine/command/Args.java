@@ -35,22 +35,28 @@ final class Args {
     }
 
     /**
-     * A {@link KeyFinder} body for {@code numkeys key [key ...]} commands: numkeys at {@code numkeysAt}, the
-     * keys right after it, and at least {@code after} more arguments following them. Null when numkeys is not a
-     * positive integer or the arguments are too few (the handler then reports the error).
+     * The {@link KeyFinder} of {@code [dst] numkeys key [key ...] [more...]} commands: numkeys at
+     * {@code numkeysAt}, at least {@code after} arguments after the keys, and the destination at argument 1 first
+     * when {@code destination}; null (the handler reports the error) when numkeys is malformed.
      */
-    static int[] numkeysKeys(byte[][] argv, int numkeysAt, int after) {
-        if (argv.length <= numkeysAt) {
-            return null;
-        }
-        long n = RedisNumbers.parseLongOr(argv[numkeysAt], -1);
-        if (n < 1 || n > argv.length - numkeysAt - 1 - after) {
-            return null;
-        }
-        int[] pos = new int[(int) n];
-        for (int i = 0; i < n; i++) {
-            pos[i] = numkeysAt + 1 + i;
-        }
-        return pos;
+    static KeyFinder numkeys(int numkeysAt, int after, boolean destination) {
+        return argv -> {
+            if (argv.length <= numkeysAt) {
+                return null;
+            }
+            long n = RedisNumbers.parseLongOr(argv[numkeysAt], -1);
+            if (n < 1 || n > argv.length - numkeysAt - 1 - after) {
+                return null;
+            }
+            int extra = destination ? 1 : 0;
+            int[] pos = new int[(int) n + extra];
+            if (destination) {
+                pos[0] = 1;
+            }
+            for (int i = 0; i < n; i++) {
+                pos[extra + i] = numkeysAt + 1 + i;
+            }
+            return pos;
+        };
     }
 }

@@ -50,7 +50,7 @@ final class BlockingListCommands {
                 .since("2.2.0").summary("Pop an element from a list, push it to another list and return it; or block "
                         + "until one is available").complexity("O(1)")
                 .handler(c -> bmove(c, false, true, 3)));
-        t.add(command("blmpop", -5).flags(WRITE, BLOCKING).keys(0, 0, 0, argv -> Args.numkeysKeys(argv, 2, 1))
+        t.add(command("blmpop", -5).flags(WRITE, BLOCKING).keys(0, 0, 0, Args.numkeys(2, 1, false))
                 .group(GROUP).since("7.0.0").summary("Pop elements from a list, or block until one is available")
                 .complexity("O(N+M) where N is the number of provided keys and M is the number of elements returned.")
                 .handler(BlockingListCommands::blmpop));

@@ -42,7 +42,7 @@ final class BlockingZSetCommands {
                         + "until one is available")
                 .complexity("O(log(N)) with N being the number of elements in the sorted set.")
                 .handler(c -> bzpop(c, true)));
-        t.add(command("bzmpop", -5).flags(WRITE, BLOCKING).keys(0, 0, 0, ZSetArgs.numkeysFinder(2, false))
+        t.add(command("bzmpop", -5).flags(WRITE, BLOCKING).keys(0, 0, 0, Args.numkeys(2, 0, false))
                 .group(GROUP).since("7.0.0")
                 .summary("Remove and return members with scores in a sorted set or block until one is available")
                 .complexity("O(K) + O(M*log(N)) where K is the number of provided keys, N being the number of "

@@ -76,7 +76,7 @@ final class ListCommands {
         t.add(command("rpoplpush", 3).flags(WRITE, DENYOOM).keys(1, 2, 1).group("list").since("1.2.0")
                 .summary("Remove the last element in a list, prepend it to another list and return it")
                 .handler(c -> lmove(c, false, true)));
-        t.add(command("lmpop", -4).flags(WRITE).keys(0, 0, 0, argv -> Args.numkeysKeys(argv, 1, 1))
+        t.add(command("lmpop", -4).flags(WRITE).keys(0, 0, 0, Args.numkeys(1, 1, false))
                 .group("list").since("7.0.0").summary("Pop elements from a list").handler(ListCommands::lmpop));
     }
 

@@ -48,7 +48,7 @@ final class SetAlgebraCommands {
         t.add(command("sdiffstore", -3).flags(WRITE, DENYOOM).keys(1, -1, 1).group("set").since("1.0.0")
                 .summary("Subtract multiple sets and store the resulting set in a key")
                 .handler(c -> unionOrDiff(c, 2, c.arg(1), true)));
-        t.add(command("sintercard", -3).flags(READONLY).keys(0, 0, 0, argv -> Args.numkeysKeys(argv, 1, 0))
+        t.add(command("sintercard", -3).flags(READONLY).keys(0, 0, 0, Args.numkeys(1, 0, false))
                 .group("set").since("7.0.0").summary("Intersect multiple sets and return the cardinality of the result")
                 .handler(SetAlgebraCommands::sintercard));
     }

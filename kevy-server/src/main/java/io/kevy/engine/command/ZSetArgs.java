@@ -129,30 +129,6 @@ final class ZSetArgs {
         return rangeLong(b, 0, Long.MAX_VALUE, error);
     }
 
-    /**
-     * The key finder of a command with {@code numkeys} at {@code numkeysIdx} followed by that many keys, and
-     * optionally a destination key at index 1 ({@code withDestination}). Null when numkeys is malformed.
-     */
-    static KeyFinder numkeysFinder(int numkeysIdx, boolean withDestination) {
-        return argv -> {
-            if (numkeysIdx >= argv.length) {
-                return null;
-            }
-            long n = RedisNumbers.parseLongOr(argv[numkeysIdx], -1);
-            if (n < 1 || n > argv.length - numkeysIdx - 1) {
-                return null;
-            }
-            int extra = withDestination ? 1 : 0;
-            int[] pos = new int[(int) n + extra];
-            if (withDestination) {
-                pos[0] = 1;
-            }
-            for (int i = 0; i < n; i++) {
-                pos[extra + i] = numkeysIdx + 1 + i;
-            }
-            return pos;
-        };
-    }
 
     /** Replies the nodes as a flat array of members, each followed by its score when {@code withScores}. */
     static void replyNodes(ReplySink out, List<SkipList.Node> nodes, boolean withScores) {

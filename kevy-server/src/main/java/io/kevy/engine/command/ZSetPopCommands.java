@@ -30,7 +30,7 @@ final class ZSetPopCommands {
         t.add(command("zpopmax", -2).flags(WRITE, FAST).keys(1, 1, 1).group(GROUP).since("5.0.0")
                 .summary("Remove and return members with the highest scores in a sorted set")
                 .handler(c -> zpop(c, true)));
-        t.add(command("zmpop", -4).flags(WRITE).keys(0, 0, 0, ZSetArgs.numkeysFinder(1, false)).group(GROUP)
+        t.add(command("zmpop", -4).flags(WRITE).keys(0, 0, 0, Args.numkeys(1, 0, false)).group(GROUP)
                 .since("7.0.0").summary("Remove and return members with scores in a sorted set")
                 .handler(ZSetPopCommands::zmpop));
     }

@@ -55,8 +55,8 @@ final class ZSetStoreCommands {
     }
 
     static void register(CommandTable t) {
-        KeyFinder reads = ZSetArgs.numkeysFinder(1, false);
-        KeyFinder stores = ZSetArgs.numkeysFinder(2, true);
+        KeyFinder reads = Args.numkeys(1, 0, false);
+        KeyFinder stores = Args.numkeys(2, 0, true);
         t.add(command("zunion", -3).flags(READONLY).keys(0, 0, 0, reads).group(GROUP).since("6.2.0")
                 .summary("Add multiple sorted sets").handler(c -> setOp(c, false, Op.UNION, false)));
         t.add(command("zinter", -3).flags(READONLY).keys(0, 0, 0, reads).group(GROUP).since("6.2.0")
