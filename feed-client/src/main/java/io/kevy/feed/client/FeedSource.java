@@ -30,7 +30,8 @@ public interface FeedSource extends AutoCloseable {
      * A remote source for {@code uri}: {@code redis://[[user]:password@]host[:port][/db][?timeout=5s]} or
      * {@code rediss://...} (TLS), as lettuce's {@link RedisURI} parses it. The URI's timeout (default 60 s)
      * bounds connecting and each command; a {@code BLOCK} read gets its block time on top. Connections open
-     * lazily: the first command fails with {@link KevyConnectionException} when the server is not there.
+     * lazily: the first command fails with {@link KevyConnectionException} when the server is not there. They
+     * are named {@code kevy-feed} in CLIENT LIST unless the URI sets {@code clientName}.
      *
      * @throws KevyConfigException when the URI does not parse
      */

@@ -70,7 +70,12 @@ final class RemoteFeedSource extends AbstractFeedSource {
     private static final Keyword TAIL = new Keyword("FEED.TAIL", 0);
     private static final Map<String, Keyword> WORDS = new ConcurrentHashMap<>();
 
-    RemoteFeedSource(RedisURI uri) {
+    /** The CLIENT SETNAME of the source's connections when the URI names none. */
+    static final String DEFAULT_CLIENT_NAME = "kevy-feed";
+
+    RemoteFeedSource(RedisURI given) {
+        RedisURI uri = given.getClientName() == null
+                ? RedisURI.builder(given).withClientName(DEFAULT_CLIENT_NAME).build() : given;
         this.uri = uri;
         long timeoutMillis = uri.getTimeout().toMillis();
         this.client = RedisClient.create(uri);

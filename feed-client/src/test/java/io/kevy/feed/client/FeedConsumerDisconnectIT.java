@@ -47,9 +47,11 @@ class FeedConsumerDisconnectIT {
                     writing.set(false);
                 }
             });
-            java.util.Set<String> before = ids(killer);
-            before.remove(ownId);
-            consumerIds.addAll(before);
+            for (String line : clientList(killer)) {
+                if (line.contains(" name=kevy-feed ")) {
+                    consumerIds.add(line.substring(3, line.indexOf(' ')));
+                }
+            }
             writer.start();
             while (writing.get()) {
                 Thread.sleep(100);
@@ -59,9 +61,10 @@ class FeedConsumerDisconnectIT {
                     }
                 }
                 consumerIds.clear();
-                // the consumer's reconnected connections are the ones not named by the writers
+                // the consumer's (re)connected connections carry the feed client's name from the handshake on;
+                // writers' connections are never killed (a killed write could be retried and counted twice)
                 for (String line : clientList(killer)) {
-                    if (!line.contains("name=writer") && !line.startsWith("id=" + ownId + " ")) {
+                    if (line.contains(" name=kevy-feed ") && !line.startsWith("id=" + ownId + " ")) {
                         consumerIds.add(line.substring(3, line.indexOf(' ')));
                     }
                 }
@@ -86,14 +89,6 @@ class FeedConsumerDisconnectIT {
             if (line.startsWith("id=")) {
                 out.add(line.trim());
             }
-        }
-        return out;
-    }
-
-    private static java.util.Set<String> ids(RawClient raw) {
-        java.util.Set<String> out = new java.util.HashSet<>();
-        for (String line : clientList(raw)) {
-            out.add(line.substring(3, line.indexOf(' ')));
         }
         return out;
     }
