@@ -53,6 +53,11 @@ abstract class AbstractFeedSource implements FeedSource {
     }
 
     @Override
+    public CompletionStage<Void> del(byte[] key) {
+        return call(false, ascii("DEL"), key).thenApply(r -> null);
+    }
+
+    @Override
     public CompletionStage<Optional<KeySnapshot>> snapshot(byte[] key) {
         return snapshot(key, 1);
     }

@@ -25,6 +25,17 @@ public interface CursorStore extends AutoCloseable {
     void save(StoredCursors cursors);
 
     /**
+     * Removes the stored cursors of {@code consumer} (cursor admin: the next start follows its start policy).
+     * Removing nothing is not an error. The default throws {@link UnsupportedOperationException}; the built-in
+     * stores implement it.
+     *
+     * @throws KevyException when the store cannot be reached
+     */
+    default void delete(String consumer) {
+        throw new UnsupportedOperationException(this + " cannot delete cursors");
+    }
+
+    /**
      * The key this store writes in the feed's own server for {@code consumer}, if any: the consumer skips
      * changes of that key, so its own commits never reach its sink.
      */

@@ -93,6 +93,15 @@ public interface FeedSource extends AutoCloseable {
     /** {@code SET key value}. */
     CompletionStage<Void> set(byte[] key, byte[] value);
 
+    /**
+     * {@code DEL key} (cursor admin: {@code kevy cursor reset} on a kevy-kept cursor). The default fails the stage
+     * with {@link UnsupportedOperationException}; both built-in sources implement it.
+     */
+    default CompletionStage<Void> del(byte[] key) {
+        return java.util.concurrent.CompletableFuture.failedFuture(
+                new UnsupportedOperationException(this + " cannot delete keys"));
+    }
+
     /** Closes the connections or threads of this source; pending stages fail. Idempotent. */
     @Override
     void close();

@@ -67,6 +67,18 @@ final class FileCursorStore implements CursorStore {
     }
 
     @Override
+    public synchronized void delete(String consumer) {
+        try {
+            if (Files.exists(path)) {
+                load(consumer);
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new KevyException("cannot delete cursor file " + path + ": " + e, e);
+        }
+    }
+
+    @Override
     public String toString() {
         return "CursorStore.file(" + path + ")";
     }

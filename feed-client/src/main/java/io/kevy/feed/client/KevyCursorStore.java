@@ -80,6 +80,12 @@ final class KevyCursorStore implements CursorStore {
         return true;
     }
 
+    @Override
+    public synchronized void delete(String consumer) {
+        await(source.del(key(consumer)).toCompletableFuture());
+        lastWritten = null;
+    }
+
     private static <T> T await(java.util.concurrent.CompletableFuture<T> f) {
         try {
             return f.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);

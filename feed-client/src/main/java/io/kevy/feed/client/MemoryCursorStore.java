@@ -19,6 +19,11 @@ final class MemoryCursorStore implements CursorStore {
     }
 
     @Override
+    public void delete(String consumer) {
+        records.remove(consumer);
+    }
+
+    @Override
     public String toString() {
         return "CursorStore.inMemory()";
     }
