@@ -39,12 +39,10 @@ public final class ConfigDocs {
                     continue;
                 }
                 comment(sb, a.description(), "");
-                for (int i = 0; i < 2; i++) {
-                    sb.append("# [[").append(a.key()).append("]]\n");
-                    for (SidecarOption<?> f : a.fields()) {
-                        sb.append("# ").append(f.name()).append(" = ")
-                                .append(f.example() != null ? f.example() : literal(f)).append('\n');
-                    }
+                sb.append("# [[").append(a.key()).append("]]\n");
+                for (SidecarOption<?> f : a.fields()) {
+                    sb.append("# ").append(f.name()).append(" = ")
+                            .append(f.example() != null ? f.example() : literal(f)).append('\n');
                 }
             }
         }
