@@ -86,7 +86,7 @@ public final class KafkaSink implements SidecarSink {
                 .tag("consumer", ctx.consumer()).tag("sink", "kafka").register(r);
         this.batchTimer = Timer.builder("kevy.bridge.kafka.batch").description("from the first send of a batch to "
                 + "its last acknowledgement (or its transaction's commit)").tag("consumer", ctx.consumer())
-                .tag("sink", "kafka").publishPercentiles(0.5, 0.99).register(r);
+                .tag("sink", "kafka").register(r);
         ChangeEnvelopes envelopes = ChangeEnvelopes.forSource(ctx.authority(), ctx.clock());
         this.mapper = new RecordMapper(settings.routing(), envelopes, this::partitionCount);
         if (settings.transactional()) {

@@ -1,7 +1,6 @@
 package io.kevy.feed.sidecar;
 
 import io.kevy.feed.client.KevyConfigException;
-import io.kevy.feed.client.KevyException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -110,10 +109,15 @@ public final class SidecarMain implements Callable<Integer> {
         Sidecar sidecar;
         try {
             sidecar = Sidecar.start(cfg);
-        } catch (KevyException e) {
+        } catch (KevyConfigException e) {
             err.println("kevy bridge: " + e.getMessage());
             err.flush();
             return 2;
+        } catch (RuntimeException e) {
+            err.println("kevy bridge: could not start: " + e);
+            e.printStackTrace(err);
+            err.flush();
+            return 1;
         }
         AtomicBoolean signalled = new AtomicBoolean();
         Thread hook = new Thread(() -> {
