@@ -98,8 +98,9 @@ class KafkaBridgeEvidenceIT {
             OptionValues values = OptionValues.defaults(opts)
                     .with(KafkaSinkProvider.BOOTSTRAP_SERVERS, broker.bootstrap())
                     .with(KafkaSinkProvider.TOPIC, "kevy.latency");
-            SidecarSink kafka = provider.open(new SinkContext(values, "latency", List.of("lat:"), source,
-                    new SimpleMeterRegistry(), Clock.systemUTC()));
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            SidecarSink kafka = provider.open(new SinkContext(values, "latency", List.of("lat:"), source, meters,
+                    Clock.systemUTC()));
             SidecarSink timed = new SidecarSink() {
                 @Override
                 public CompletionStage<Void> deliver(Batch<byte[], byte[]> batch) {
@@ -147,6 +148,10 @@ class KafkaBridgeEvidenceIT {
                             + "writes: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", achieved, h.getTotalCount(),
                             h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0,
                             h.getMaxValue() / 1000.0);
+                    io.micrometer.core.instrument.Timer batches = meters.get("kevy.bridge.kafka.batch").timer();
+                    System.out.printf("KafkaBridgeEvidenceIT: %d Kafka batches, mean %.2f ms, max %.2f ms from the first "
+                            + "send to the last ack%n", batches.count(), batches.mean(TimeUnit.MILLISECONDS),
+                            batches.max(TimeUnit.MILLISECONDS));
                     assertThat(h.getTotalCount()).isEqualTo(total);
                 }
             }
