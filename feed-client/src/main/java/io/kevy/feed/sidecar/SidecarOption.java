@@ -57,9 +57,16 @@ public final class SidecarOption<T> {
     private final String example;
     private final Function<Object, T> parser;
     private final List<SidecarOption<?>> fields;
+    private final boolean field;
 
     private SidecarOption(String section, String name, Kind kind, T defaultValue, boolean required, boolean secret,
             String description, String example, Function<Object, T> parser, List<SidecarOption<?>> fields) {
+        this(section, name, kind, defaultValue, required, secret, description, example, parser, fields, false);
+    }
+
+    private SidecarOption(String section, String name, Kind kind, T defaultValue, boolean required, boolean secret,
+            String description, String example, Function<Object, T> parser, List<SidecarOption<?>> fields,
+            boolean field) {
         this.section = Objects.requireNonNull(section, "section");
         this.name = Objects.requireNonNull(name, "name");
         this.kind = kind;
@@ -70,6 +77,7 @@ public final class SidecarOption<T> {
         this.example = example;
         this.parser = parser;
         this.fields = List.copyOf(fields);
+        this.field = field;
     }
 
     // ---- factories -------------------------------------------------------------------------------------------
@@ -220,15 +228,17 @@ public final class SidecarOption<T> {
      */
     public static SidecarOption<List<OptionValues>> tables(String section, String name, String description,
             List<SidecarOption<?>> fields) {
+        List<SidecarOption<?>> asFields = new ArrayList<>();
         for (SidecarOption<?> f : fields) {
             if (!f.section().equals(section + "." + name)) {
                 throw new IllegalArgumentException(f.key() + " is not a field of " + section + "." + name);
             }
+            asFields.add(f.asField());
         }
         return new SidecarOption<>(section, name, Kind.TABLE_ARRAY, List.of(), false, false, description, null,
                 v -> {
                     throw new IllegalStateException("arrays of tables are read by the loader");
-                }, fields);
+                }, asFields);
     }
 
     // ---- modifiers -------------------------------------------------------------------------------------------
@@ -250,6 +260,12 @@ public final class SidecarOption<T> {
                 parser, fields);
     }
 
+    /** This option as a field of an array of tables (no environment form); equal to this option. */
+    private SidecarOption<T> asField() {
+        return new SidecarOption<>(section, name, kind, defaultValue, required, secret, description, example, parser,
+                fields, true);
+    }
+
     // ---- accessors -------------------------------------------------------------------------------------------
 
     /** The TOML section, dotted ({@code source}, {@code sink.kafka}, {@code sink.kafka.routes}). */
@@ -269,7 +285,7 @@ public final class SidecarOption<T> {
 
     /** The environment variable, or null for tables and arrays of tables. */
     public String env() {
-        if (kind == Kind.STRING_TABLE || kind == Kind.TABLE_ARRAY) {
+        if (field || kind == Kind.STRING_TABLE || kind == Kind.TABLE_ARRAY) {
             return null;
         }
         return ENV_PREFIX + key().toUpperCase(Locale.ROOT).replace('.', '_');
@@ -313,6 +329,17 @@ public final class SidecarOption<T> {
      */
     public T parse(Object value) {
         return parser.apply(value);
+    }
+
+    /** Options are equal when their keys are (one option per key). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SidecarOption<?> x && x.key().equals(key());
+    }
+
+    @Override
+    public int hashCode() {
+        return key().hashCode();
     }
 
     @Override
