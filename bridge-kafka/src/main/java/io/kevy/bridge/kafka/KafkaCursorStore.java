@@ -33,18 +33,25 @@ final class KafkaCursorStore implements CursorStore {
 
     private final TransactionalWriter writer;
     private final KafkaSinkSettings settings;
-    private final boolean ownsWriter;
+    private final boolean admin;
     private int knownShards;
 
-    KafkaCursorStore(TransactionalWriter writer, KafkaSinkSettings settings, boolean ownsWriter) {
+    /**
+     * {@code admin}: a tool's store ({@code kevy cursor}): it owns the writer and loads without initialising the
+     * producer (a read does not fence a running bridge; it may miss cursors of a transaction a killed bridge left
+     * open, until the broker aborts it after transaction_timeout_ms).
+     */
+    KafkaCursorStore(TransactionalWriter writer, KafkaSinkSettings settings, boolean admin) {
         this.writer = writer;
         this.settings = settings;
-        this.ownsWriter = ownsWriter;
+        this.admin = admin;
     }
 
     @Override
     public Optional<StoredCursors> load(String consumer) {
-        writer.awaitInitialized(TIMEOUT);
+        if (!admin) {
+            writer.awaitInitialized(TIMEOUT);
+        }
         CursorRecords.Folder folder = read(consumer);
         writer.written(folder.cursors());
         Optional<StoredCursors> s = folder.stored();
@@ -129,7 +136,7 @@ final class KafkaCursorStore implements CursorStore {
 
     @Override
     public void close() {
-        if (ownsWriter) {
+        if (admin) {
             writer.close();
         }
     }

@@ -69,6 +69,7 @@ final class TransactionalWriter implements AutoCloseable {
     private final Timer commit;
     private volatile KafkaProducer<byte[], byte[]> producer;
     private volatile boolean closing;
+    private boolean started;
     private volatile String fenced;
 
     TransactionalWriter(KafkaSinkSettings settings, MeterRegistry registry, String consumer) {
@@ -83,7 +84,17 @@ final class TransactionalWriter implements AutoCloseable {
                 + "end of commitTransaction").tag("consumer", consumer).tag("sink", "kafka").register(registry);
         this.thread = new Thread(this::run, "kevy-bridge-kafka-tx");
         this.thread.setDaemon(true);
-        this.thread.start();
+    }
+
+    /**
+     * Starts the producer thread on first use: creating the producer calls initTransactions, which fences any other
+     * producer with this transactional.id (a running bridge), so tools that only read never start it.
+     */
+    private synchronized void ensureStarted() {
+        if (!started && !closing) {
+            started = true;
+            thread.start();
+        }
     }
 
     /** Why the writer is fenced, if it is. */
@@ -103,6 +114,7 @@ final class TransactionalWriter implements AutoCloseable {
      * @throws KevyConnectionException when that does not happen within {@code timeout} (the consumer retries)
      */
     void awaitInitialized(Duration timeout) {
+        ensureStarted();
         try {
             initialized.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -165,6 +177,7 @@ final class TransactionalWriter implements AutoCloseable {
             w.done().completeExceptionally(new SinkException("the Kafka sink is closing", true));
         } else {
             queue.add(w);
+            ensureStarted();
         }
         return w.done();
     }
@@ -375,7 +388,12 @@ final class TransactionalWriter implements AutoCloseable {
 
     /** Commits what is queued, then closes the producer (waits up to {@code timeout}). */
     void close(Duration timeout) {
-        closing = true;
+        synchronized (this) {
+            closing = true;
+            if (!started) {
+                return;
+            }
+        }
         try {
             thread.join(timeout.toMillis());
         } catch (InterruptedException e) {

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Evidence figures of issue 7, printed by every run: records/s forwarded from a full backlog (100,000 writes made
  * before the bridge starts, 4 shards, batch 4096), and the write-to-Kafka-ack latency at a steady 5,000 writes/s
  * (from kevy's reply to the SET reaching the writer to the broker acknowledging the SET's record; p50/p99 over
- * 50,000 writes, one pipelining writer). In-process kevy,
+ * 50,000 writes, one writer with at most 256 writes in flight). In-process kevy,
  * bridge and broker on 2 shared cores: the figures are a floor, not a benchmark.
  */
 class KafkaBridgeEvidenceIT {
@@ -144,6 +144,10 @@ class KafkaBridgeEvidenceIT {
                     long wait = due - System.nanoTime();
                     if (wait > 0) {
                         TimeUnit.NANOSECONDS.sleep(wait);
+                    }
+                    if (i >= 256) {
+                        // at most 256 writes in flight: a bounded client queue, so the figure is the bridge's
+                        fs.get(i - 256).get(30, TimeUnit.SECONDS);
                     }
                     int n = i;
                     sent[i] = System.nanoTime();

@@ -97,6 +97,19 @@ class KafkaResyncIT {
                 assertThat(r.envelope().path("data").path("tail").asLong()).isPositive();
                 assertThat(r.headers()).containsEntry("kevy-op", "resync.begin");
             });
+            if (transactional) {
+                // the cursor admin commands work on the Kafka cursor topic
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                picocli.CommandLine cl = io.kevy.feed.sidecar.SidecarMain.commandLine();
+                cl.setOut(new java.io.PrintWriter(out, true));
+                assertThat(cl.execute("cursor", "show", "--config", cfg.toString(), "--json")).isZero();
+                io.kevy.feed.client.StoredCursors shown = io.kevy.feed.client.StoredCursors.fromJson(
+                        out.toString().trim().getBytes(java.nio.charset.StandardCharsets.UTF_8), "cursor show");
+                assertThat(shown.cursors()).isEqualTo(KafkaBridgeCrashIT.cursors(broker, tag)).hasSize(4);
+                assertThat(io.kevy.feed.sidecar.SidecarMain.commandLine().execute("cursor", "reset", "--config",
+                        cfg.toString())).isZero();
+                assertThat(KafkaBridgeCrashIT.cursors(broker, tag)).isEmpty();
+            }
         }
     }
 
