@@ -24,7 +24,7 @@ public record EndpointHealth(String endpoint, State state, int lastStatus, Strin
         DISABLED,
         /** A request was rejected with {@code on_rejected = stop}: the batch failed for good. */
         STOPPED,
-        /** The sink was closed. */
+        /** The sink was closed while it could deliver (a DISABLED or STOPPED sink keeps that state). */
         CLOSED
     }
 

@@ -33,6 +33,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -106,6 +107,7 @@ public final class WebhookSink<K, V> implements Sink<K, V> {
     private final AtomicReference<EndpointHealth.State> state =
             new AtomicReference<>(EndpointHealth.State.ACTIVE);
     private final AtomicLong failures = new AtomicLong();
+    private final AtomicBoolean closed = new AtomicBoolean();
     private volatile int lastStatus = -1;
     private volatile String lastError;
     private volatile Instant lastSuccess;
@@ -168,13 +170,16 @@ public final class WebhookSink<K, V> implements Sink<K, V> {
 
     /** The endpoint's state, last answer and failures. */
     public EndpointHealth health() {
-        return new EndpointHealth(endpoint, state.get(), lastStatus, lastError, lastSuccess, failures.get());
+        EndpointHealth.State s = state.get();
+        if (closed.get() && (s == EndpointHealth.State.ACTIVE || s == EndpointHealth.State.RETRYING)) {
+            s = EndpointHealth.State.CLOSED;
+        }
+        return new EndpointHealth(endpoint, s, lastStatus, lastError, lastSuccess, failures.get());
     }
 
     /** False once the endpoint is disabled (410 Gone), stopped (a rejection with {@code stop}) or closed. */
     public boolean ready() {
-        EndpointHealth.State s = state.get();
-        return s == EndpointHealth.State.ACTIVE || s == EndpointHealth.State.RETRYING;
+        return health().ready();
     }
 
     @Override
@@ -203,7 +208,7 @@ public final class WebhookSink<K, V> implements Sink<K, V> {
     }
 
     private CompletionStage<Void> submit(int lane, List<WebhookRequest> requests) {
-        if (state.get() == EndpointHealth.State.CLOSED) {
+        if (closed.get()) {
             return CompletableFuture.failedFuture(new SinkException("webhook " + endpoint + ": the sink is closed",
                     false));
         }
@@ -216,8 +221,7 @@ public final class WebhookSink<K, V> implements Sink<K, V> {
      */
     @Override
     public void close() {
-        EndpointHealth.State s = state.getAndSet(EndpointHealth.State.CLOSED);
-        if (s == EndpointHealth.State.CLOSED) {
+        if (!closed.compareAndSet(false, true)) {
             return;
         }
         CompletableFuture<?>[] idle = lanes.values().stream().map(Lane::cancel).toArray(CompletableFuture[]::new);
@@ -269,10 +273,18 @@ public final class WebhookSink<K, V> implements Sink<K, V> {
     private void failed(Outcome o) {
         failures.incrementAndGet();
         lastError = o.describe();
-        state.compareAndSet(EndpointHealth.State.ACTIVE, EndpointHealth.State.RETRYING);
+        if (o.kind() == Outcome.Kind.RETRY) {
+            state.compareAndSet(EndpointHealth.State.ACTIVE, EndpointHealth.State.RETRYING);
+        }
     }
 
-    /** Moves to a final state (DISABLED, STOPPED) unless closed or already final. */
+    /** The start of a response body for a log line. */
+    private static String shortExcerpt(Outcome o) {
+        String e = o.excerpt().replaceAll("\\s+", " ").trim();
+        return e.isEmpty() ? "" : ": " + (e.length() > 200 ? e.substring(0, 200) + "..." : e);
+    }
+
+    /** Moves to a final state (DISABLED, STOPPED) unless already final. */
     private void halt(EndpointHealth.State to) {
         state.updateAndGet(s -> s == EndpointHealth.State.ACTIVE || s == EndpointHealth.State.RETRYING ? to : s);
     }
@@ -354,7 +366,7 @@ public final class WebhookSink<K, V> implements Sink<K, V> {
             synchronized (this) {
                 waiting = null;
                 EndpointHealth.State s = state.get();
-                if (cancelled || s == EndpointHealth.State.CLOSED) {
+                if (cancelled || closed.get()) {
                     stop = new CancellationException("webhook " + endpoint + ": delivery of " + r.id()
                             + " abandoned (superseded or closed)");
                 } else if (s == EndpointHealth.State.DISABLED) {
@@ -442,8 +454,8 @@ public final class WebhookSink<K, V> implements Sink<K, V> {
         private void reject(WebhookRequest r, Outcome o) {
             if (settings.onRejected() == WebhookSettings.OnRejected.STOP) {
                 halt(EndpointHealth.State.STOPPED);
-                LOG.error("webhook {}: {} rejected with {} ({}); on_rejected = stop: the batch fails, the cursor "
-                        + "stays before it", endpoint, r.id(), o.describe(), o.excerpt());
+                LOG.error("webhook {}: {} rejected with {}{}; on_rejected = stop: the batch fails, the cursor "
+                        + "stays before it", endpoint, r.id(), o.describe(), shortExcerpt(o));
                 done(new SinkException("webhook " + endpoint + " rejected " + r.id() + " with " + o.describe(),
                         false));
                 return;
@@ -458,8 +470,8 @@ public final class WebhookSink<K, V> implements Sink<K, V> {
                 return;
             }
             metrics.deadLetter();
-            LOG.warn("webhook {}: {} rejected with {} ({}); {} event(s) written to {}, going on", endpoint, r.id(),
-                    o.describe(), o.excerpt(), r.events(), deadLetters.path());
+            LOG.warn("webhook {}: {} rejected with {}{}; {} event(s) written to {}, going on", endpoint, r.id(),
+                    o.describe(), shortExcerpt(o), r.events(), deadLetters.path());
             advance();
         }
 

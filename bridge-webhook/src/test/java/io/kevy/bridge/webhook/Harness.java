@@ -51,8 +51,8 @@ final class Harness implements AutoCloseable {
             UnaryOperator<FeedConsumer.Builder<String, String>> custom) {
         sink = WebhookSink.builder(settings).envelopes(ChangeEnvelopes.forSource(source.authority()))
                 .meterRegistry(registry).build();
-        consumer = custom.apply(FeedConsumer.builder(StringCodec.UTF8).source(source).name("webhook").sink(sink)
-                .deliveryTimeout(Duration.ofHours(1))).build();
+        consumer = custom.apply(FeedConsumer.builder(StringCodec.UTF8).source(source).name("webhook").sink(sink))
+                .build();
         consumer.start().toCompletableFuture().join();
         return consumer;
     }

@@ -71,6 +71,12 @@ final class Receiver implements AutoCloseable {
     final List<Received> requests = new CopyOnWriteArrayList<>();
     volatile Responder responder = (n, r) -> Reply.ok();
     private final AtomicInteger count = new AtomicInteger();
+    private final java.util.concurrent.ConcurrentHashMap<Integer, AtomicInteger> inFlight =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.ConcurrentHashMap<Integer, Integer> maxInFlight =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.regex.Pattern SHARD =
+            java.util.regex.Pattern.compile("\"data\":\\{\"shard\":(\\d+)");
     private final ExecutorService pool = Executors.newFixedThreadPool(8, r -> {
         Thread t = new Thread(r, "receiver");
         t.setDaemon(true);
@@ -112,6 +118,9 @@ final class Receiver implements AutoCloseable {
     private void handle(HttpExchange ex) throws IOException {
         long at = System.nanoTime();
         byte[] body = ex.getRequestBody().readAllBytes();
+        int lane = lane(body);
+        int now = inFlight.computeIfAbsent(lane, l -> new AtomicInteger()).incrementAndGet();
+        maxInFlight.merge(lane, now, Math::max);
         var h = ex.getRequestHeaders();
         int n = count.getAndIncrement();
         Received provisional = new Received(n, h.getFirst("webhook-id"), h.getFirst("webhook-timestamp"),
@@ -141,8 +150,21 @@ final class Receiver implements AutoCloseable {
         } catch (IOException e) {
             // the client gave up (a timeout test)
         } finally {
+            inFlight.get(lane).decrementAndGet();
             ex.close();
         }
+    }
+
+    /** The shard of a changes request (from the start of its body), -1 for other requests. */
+    private static int lane(byte[] body) {
+        String head = new String(body, 0, Math.min(body.length, 160), StandardCharsets.UTF_8);
+        java.util.regex.Matcher m = SHARD.matcher(head);
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
+    /** The most requests of one shard (or of the rebuild lane, -1) that were being handled at once. */
+    Map<Integer, Integer> maxInFlight() {
+        return Map.copyOf(maxInFlight);
     }
 
     /** The accepted requests (2xx). */
