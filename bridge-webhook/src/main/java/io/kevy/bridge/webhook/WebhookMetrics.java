@@ -10,7 +10,8 @@ import java.util.function.Supplier;
 
 /**
  * The webhook sink's Micrometer meters; every meter has the tag {@code endpoint}
- * ({@link WebhookSettings#endpointName()}).
+ * ({@link WebhookSettings#endpointName()}) and those of {@code WebhookSink.Builder.meterTags} (the sidecar adds
+ * {@code consumer} and {@code sink}).
  *
  * <table>
  *   <caption>meters</caption>
@@ -48,9 +49,9 @@ public final class WebhookMetrics {
     private final Counter deadLetters;
     private final Counter events;
 
-    WebhookMetrics(MeterRegistry registry, String endpoint, Supplier<Boolean> enabled) {
+    WebhookMetrics(MeterRegistry registry, Tags tags, Supplier<Boolean> enabled) {
         this.registry = registry;
-        this.tags = Tags.of("endpoint", endpoint);
+        this.tags = tags;
         this.latency = Timer.builder(LATENCY).tags(tags).description("one webhook attempt").register(registry);
         this.delivery = Timer.builder(DELIVERY).tags(tags).description("first attempt to 2xx").register(registry);
         this.retries = Counter.builder(RETRIES).tags(tags).description("webhook retries").register(registry);

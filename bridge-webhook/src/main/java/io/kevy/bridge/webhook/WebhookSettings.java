@@ -79,9 +79,9 @@ public record WebhookSettings(URI url, List<String> secrets, String bearerToken,
         /** Fail the batch without retrying: the consumer stops with the cursor before it. */
         STOP;
 
-        /** The config word: {@code dead-letter} or {@code stop}. */
+        /** The config word: {@code dead_letter} or {@code stop}. */
         public String word() {
-            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+            return name().toLowerCase(Locale.ROOT);
         }
 
         /**
@@ -95,7 +95,7 @@ public record WebhookSettings(URI url, List<String> secrets, String bearerToken,
                     return o;
                 }
             }
-            throw new IllegalArgumentException("on_rejected must be dead-letter or stop, got '" + word + "'");
+            throw new IllegalArgumentException("on_rejected must be dead_letter or stop, got '" + word + "'");
         }
     }
 
@@ -105,15 +105,7 @@ public record WebhookSettings(URI url, List<String> secrets, String bearerToken,
      * @throws IllegalArgumentException when a value is out of range (the message names the option)
      */
     public WebhookSettings {
-        Objects.requireNonNull(url, "url");
-        String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http") && !scheme.equals("https") || url.getHost() == null) {
-            throw new IllegalArgumentException("url must be an http:// or https:// URL with a host, got " + safe(url));
-        }
-        if (url.getRawUserInfo() != null || url.getRawFragment() != null) {
-            throw new IllegalArgumentException("url must not have user info or a fragment (use bearer_token or "
-                    + "headers for credentials), got " + safe(url));
-        }
+        checkUrl(url);
         secrets = List.copyOf(secrets);
         WebhookSigner.of(secrets);
         if (bearerToken != null && (bearerToken.isBlank() || bearerToken.contains("\n"))) {
@@ -121,14 +113,7 @@ public record WebhookSettings(URI url, List<String> secrets, String bearerToken,
         }
         Map<String, String> h = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : headers.entrySet()) {
-            String name = e.getKey().toLowerCase(Locale.ROOT);
-            if (!name.matches("[a-z0-9!#$%&'*+.^_`|~-]+")) {
-                throw new IllegalArgumentException("header name '" + e.getKey() + "' is not a valid HTTP token");
-            }
-            if (RESERVED.contains(name)) {
-                throw new IllegalArgumentException("header '" + e.getKey() + "' is set by the sink itself"
-                        + (name.equals("authorization") ? " (use bearer_token)" : ""));
-            }
+            checkHeaderName(e.getKey());
             if (e.getValue() == null || e.getValue().contains("\n") || e.getValue().contains("\r")) {
                 throw new IllegalArgumentException("header '" + e.getKey() + "' has no value or a line break");
             }
@@ -166,6 +151,41 @@ public record WebhookSettings(URI url, List<String> secrets, String bearerToken,
         }
     }
 
+    /**
+     * Checks an endpoint URL: {@code http} or {@code https} with a host, no user info, no fragment.
+     *
+     * @throws IllegalArgumentException with the reason (the message never shows user info or the query)
+     */
+    public static URI checkUrl(URI url) {
+        Objects.requireNonNull(url, "url");
+        String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https") || url.getHost() == null) {
+            throw new IllegalArgumentException("url must be an http:// or https:// URL with a host, got " + safe(url));
+        }
+        if (url.getRawUserInfo() != null || url.getRawFragment() != null) {
+            throw new IllegalArgumentException("url must not have user info or a fragment (use bearer_token or "
+                    + "headers for credentials), got " + safe(url));
+        }
+        return url;
+    }
+
+    /**
+     * Checks an extra header's name: an HTTP token that the sink does not set itself.
+     *
+     * @throws IllegalArgumentException with the reason
+     */
+    public static String checkHeaderName(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (!lower.matches("[a-z0-9!#$%&'*+.^_`|~-]+")) {
+            throw new IllegalArgumentException("header name '" + name + "' is not a valid HTTP token");
+        }
+        if (RESERVED.contains(lower)) {
+            throw new IllegalArgumentException("header '" + name + "' is set by the sink itself"
+                    + (lower.equals("authorization") ? " (use bearer_token)" : ""));
+        }
+        return name;
+    }
+
     private static void positive(Duration d, String what) {
         Objects.requireNonNull(d, what);
         if (d.isNegative() || d.isZero()) {
@@ -180,7 +200,8 @@ public record WebhookSettings(URI url, List<String> secrets, String bearerToken,
     }
 
     private static String safe(URI url) {
-        return url.getScheme() == null || url.getHost() == null ? "(no scheme or host)" : defaultName(url);
+        return url.getScheme() == null || url.getHost() == null ? "'" + url.getScheme() + ":...' (no scheme or host)"
+                : defaultName(url);
     }
 
     /** A builder for the endpoint {@code url} with every other option at its default. */

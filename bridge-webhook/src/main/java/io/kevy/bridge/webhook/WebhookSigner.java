@@ -57,25 +57,40 @@ public final class WebhookSigner {
     }
 
     /**
-     * The key bytes of secret number {@code position} (from 1, for the error message).
+     * Checks one secret: {@code whsec_} and the standard Base64 of 24..64 bytes.
+     *
+     * @return {@code secret}
+     * @throws IllegalArgumentException when it is not (the message does not show the secret)
+     */
+    public static String check(String secret) {
+        decode(secret, 0);
+        return secret;
+    }
+
+    /**
+     * The key bytes of secret number {@code position} (from 1, for the error message; 0 when unknown).
      *
      * @throws IllegalArgumentException when it is not {@code whsec_} and the Base64 of 24..64 bytes
      */
     static byte[] decode(String secret, int position) {
         if (secret == null || !secret.startsWith(SECRET_PREFIX)) {
-            throw new IllegalArgumentException("signing secret #" + position + " does not start with whsec_");
+            throw new IllegalArgumentException(name(position) + " does not start with whsec_");
         }
         byte[] key;
         try {
             key = Base64.getDecoder().decode(secret.substring(SECRET_PREFIX.length()).trim());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("signing secret #" + position + " is not whsec_ and valid Base64");
+            throw new IllegalArgumentException(name(position) + " is not whsec_ and valid Base64");
         }
         if (key.length < MIN_KEY_BYTES || key.length > MAX_KEY_BYTES) {
-            throw new IllegalArgumentException("signing secret #" + position + " has " + key.length
+            throw new IllegalArgumentException(name(position) + " has " + key.length
                     + " key bytes; Standard Webhooks wants " + MIN_KEY_BYTES + " to " + MAX_KEY_BYTES);
         }
         return key;
+    }
+
+    private static String name(int position) {
+        return position > 0 ? "signing secret #" + position : "a signing secret";
     }
 
     /** How many secrets sign each request. */

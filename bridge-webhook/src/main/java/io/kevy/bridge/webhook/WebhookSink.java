@@ -11,6 +11,8 @@ import io.kevy.feed.client.Sink;
 import io.kevy.feed.client.SinkException;
 import io.kevy.feed.client.envelope.ChangeEnvelopes;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -131,7 +133,7 @@ public final class WebhookSink<K, V> implements Sink<K, V> {
             return t;
         });
         this.deadLetters = new DeadLetterFile(settings.deadLetterFile());
-        this.metrics = new WebhookMetrics(b.registry, endpoint, () -> ready());
+        this.metrics = new WebhookMetrics(b.registry, b.tags.and("endpoint", endpoint), () -> ready());
         LOG.info("webhook sink for {}: {}", endpoint, settings);
     }
 
@@ -531,6 +533,7 @@ public final class WebhookSink<K, V> implements Sink<K, V> {
         private MeterRegistry registry;
         private HttpClient httpClient;
         private Clock clock = Clock.systemUTC();
+        private Tags tags = Tags.empty();
 
         private Builder(WebhookSettings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
@@ -554,6 +557,12 @@ public final class WebhookSink<K, V> implements Sink<K, V> {
          */
         public Builder httpClient(HttpClient client) {
             this.httpClient = Objects.requireNonNull(client, "client");
+            return this;
+        }
+
+        /** Tags added to every meter besides {@code endpoint} (e.g. {@code consumer}, {@code sink}). */
+        public Builder meterTags(Iterable<Tag> tags) {
+            this.tags = Tags.of(Objects.requireNonNull(tags, "tags"));
             return this;
         }
 

@@ -65,7 +65,7 @@ class WebhookSettingsTest {
                 .hasMessageContaining("bearer_token");
         assertThatThrownBy(() -> base().header("bad header", "x").build()).hasMessageContaining("token");
         assertThatThrownBy(() -> base().secrets().build()).hasMessageContaining("at least one");
-        assertThat(WebhookSettings.OnRejected.ofWord("dead-letter")).isEqualTo(WebhookSettings.OnRejected.DEAD_LETTER);
+        assertThat(WebhookSettings.OnRejected.ofWord("dead_letter")).isEqualTo(WebhookSettings.OnRejected.DEAD_LETTER);
         assertThatThrownBy(() -> WebhookSettings.OnRejected.ofWord("drop")).hasMessageContaining("on_rejected");
     }
 }
