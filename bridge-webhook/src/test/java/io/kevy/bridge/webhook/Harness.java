@@ -32,10 +32,19 @@ final class Harness implements AutoCloseable {
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     FeedConsumer<String, String> consumer;
     WebhookSink<String, String> sink;
+    private io.lettuce.core.api.sync.RedisCommands<String, String> redis;
 
     Harness(int shards) {
         server = TestServer.start(c -> c.with(ServerOptions.SHARDS, shards).with(ServerOptions.FEED_ENABLED, true));
         source = FeedSource.connect("redis://127.0.0.1:" + server.port());
+    }
+
+    /** One shared connection to the server (TestServer.lettuce() opens a new one per call). */
+    synchronized io.lettuce.core.api.sync.RedisCommands<String, String> redis() {
+        if (redis == null) {
+            redis = server.lettuce();
+        }
+        return redis;
     }
 
     /** Settings aimed at the receiver, signed with {@link #SECRET}, short retries, dead letters in {@code dir}. */

@@ -69,12 +69,17 @@ final class Receiver implements AutoCloseable {
     }
 
     final List<Received> requests = new CopyOnWriteArrayList<>();
+    /** False: do not record requests, only count them and their events (throughput runs). */
+    volatile boolean record = true;
+    final java.util.concurrent.atomic.AtomicLong events = new java.util.concurrent.atomic.AtomicLong();
+    final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
     volatile Responder responder = (n, r) -> Reply.ok();
     private final AtomicInteger count = new AtomicInteger();
     private final java.util.concurrent.ConcurrentHashMap<Integer, AtomicInteger> inFlight =
             new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.ConcurrentHashMap<Integer, Integer> maxInFlight =
             new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.regex.Pattern COUNT = java.util.regex.Pattern.compile("\"count\":(\\d+)");
     private static final java.util.regex.Pattern SHARD =
             java.util.regex.Pattern.compile("\"data\":\\{\"shard\":(\\d+)");
     private final ExecutorService pool = Executors.newFixedThreadPool(8, r -> {
@@ -126,18 +131,32 @@ final class Receiver implements AutoCloseable {
         Received provisional = new Received(n, h.getFirst("webhook-id"), h.getFirst("webhook-timestamp"),
                 h.getFirst("webhook-signature"), Map.copyOf(h), body, at, 0);
         Reply reply;
+        boolean counted = true;
         try {
             reply = responder.reply(n, provisional);
         } catch (RuntimeException e) {
             reply = new Reply(500, Map.of(), e.toString(), 0);
         }
-        requests.add(new Received(n, provisional.id(), provisional.timestamp(), provisional.signature(),
-                provisional.headers(), body, at, reply.status()));
+        if (record) {
+            requests.add(new Received(n, provisional.id(), provisional.timestamp(), provisional.signature(),
+                    provisional.headers(), body, at, reply.status()));
+        }
+        if (reply.status() >= 200 && reply.status() < 300) {
+            bytes.addAndGet(body.length);
+            java.util.regex.Matcher m = COUNT.matcher(new String(body, 0, Math.min(body.length, 400),
+                    StandardCharsets.UTF_8));
+            if (m.find()) {
+                events.addAndGet(Long.parseLong(m.group(1)));
+            }
+        }
         try {
             if (reply.delayMillis() > 0) {
                 Thread.sleep(reply.delayMillis());
             }
             reply.headers().forEach((k, v) -> ex.getResponseHeaders().add(k, v));
+            // the request ends for the sender when the answer leaves: count it out before sending
+            inFlight.get(lane).decrementAndGet();
+            counted = false;
             byte[] out = reply.body().getBytes(StandardCharsets.UTF_8);
             ex.sendResponseHeaders(reply.status(), out.length == 0 ? -1 : out.length);
             if (out.length > 0) {
@@ -150,7 +169,9 @@ final class Receiver implements AutoCloseable {
         } catch (IOException e) {
             // the client gave up (a timeout test)
         } finally {
-            inFlight.get(lane).decrementAndGet();
+            if (counted) {
+                inFlight.get(lane).decrementAndGet();
+            }
             ex.close();
         }
     }

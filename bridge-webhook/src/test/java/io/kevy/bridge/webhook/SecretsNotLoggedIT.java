@@ -46,11 +46,11 @@ class SecretsNotLoggedIT {
             WebhookSettings s = h.settings(dir).url(URI.create(h.receiver.uri() + "?key=" + querySecret))
                     .secrets(Harness.SECRET, second).bearerToken(token).header("X-Api-Key", headerValue).build();
             h.start(s);
-            h.server.lettuce().set("first", "1");
+            h.redis().set("first", "1");
             h.awaitCaughtUp(Duration.ofSeconds(30));
-            h.server.lettuce().set("poison", "1");
+            h.redis().set("poison", "1");
             h.awaitCaughtUp(Duration.ofSeconds(30));
-            h.server.lettuce().set("gone", "1");
+            h.redis().set("gone", "1");
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> h.consumer.state() == FeedConsumer.State.FAILED);
             assertThat(h.receiver.requests.get(0).header("x-api-key")).isEqualTo(headerValue);
         } finally {

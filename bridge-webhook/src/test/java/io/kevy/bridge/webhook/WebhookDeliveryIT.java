@@ -50,7 +50,7 @@ class WebhookDeliveryIT {
     void signedHeadedOrderedRequests() {
         h = new Harness(4);
         h.start(h.settings(dir).maxBatch(50).bearerToken("token-abc").header("X-Tenant", "t1").build());
-        write(h.server.lettuce(), 2000);
+        write(h.redis(), 2000);
         h.awaitCaughtUp(Duration.ofSeconds(60));
 
         SpecVerifier verifier = new SpecVerifier(300, Harness.SECRET);
@@ -75,7 +75,7 @@ class WebhookDeliveryIT {
         assertThat(new SpecVerifier(300, SpecVerifier.newSecret(32))
                 .verify(any.id(), any.timestamp(), any.signature(), any.body(), now)).isFalse();
 
-        Set<String> expected = new HashSet<>(h.server.lettuce().keys("*"));
+        Set<String> expected = new HashSet<>(h.redis().keys("*"));
         assertThat(h.acceptedKeys()).containsAll(expected);
         h.assertOrderedPerShard();
         Set<Integer> shards = new HashSet<>();
@@ -91,7 +91,7 @@ class WebhookDeliveryIT {
         h = new Harness(4);
         String next = SpecVerifier.newSecret(48);
         h.start(h.settings(dir).secrets(next, Harness.SECRET).build());
-        write(h.server.lettuce(), 200);
+        write(h.redis(), 200);
         h.awaitCaughtUp(Duration.ofSeconds(30));
         long now = Instant.now().getEpochSecond();
         SpecVerifier oldOnly = new SpecVerifier(300, Harness.SECRET);
@@ -111,7 +111,7 @@ class WebhookDeliveryIT {
     @Test
     void rebuildsArriveAsBeginSnapshotsEnd() throws Exception {
         h = new Harness(4);
-        RedisCommands<String, String> redis = h.server.lettuce();
+        RedisCommands<String, String> redis = h.redis();
         for (int i = 0; i < 300; i++) {
             redis.set("r:" + i, "v" + i);
         }

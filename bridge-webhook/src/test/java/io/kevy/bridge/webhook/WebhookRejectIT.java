@@ -41,7 +41,7 @@ class WebhookRejectIT {
 
     private void writeAndWait(String... keys) {
         for (String k : keys) {
-            h.server.lettuce().set(k, "v");
+            h.redis().set(k, "v");
         }
         h.awaitCaughtUp(Duration.ofSeconds(30));
     }
@@ -83,7 +83,7 @@ class WebhookRejectIT {
         h.receiver.responder = (n, r) -> contains(r, "\"poison\"") ? Receiver.Reply.status(422) : Receiver.Reply.ok();
         h.start(h.settings(dir).onRejected(WebhookSettings.OnRejected.STOP).build());
         writeAndWait("a0", "a1");
-        h.server.lettuce().set("poison", "v");
+        h.redis().set("poison", "v");
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> h.consumer.state() == FeedConsumer.State.FAILED);
         Receiver.Received rejected = h.receiver.requests.stream().filter(r -> r.answered() == 422).findFirst()
                 .orElseThrow();
@@ -104,7 +104,7 @@ class WebhookRejectIT {
         h.start(h.settings(dir).build());
         writeAndWait("a0", "a1");
         assertThat(h.registry.get(WebhookMetrics.ENABLED).gauge().value()).isEqualTo(1.0);
-        h.server.lettuce().set("gone", "v");
+        h.redis().set("gone", "v");
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !h.sink.ready());
         assertThat(h.sink.health().state()).isEqualTo(EndpointHealth.State.DISABLED);
         assertThat(h.sink.health().lastStatus()).isEqualTo(410);
@@ -117,7 +117,7 @@ class WebhookRejectIT {
                 .isEqualTo(data.path("firstOffset").asLong());
         int seen = h.receiver.requests.size();
         for (String k : Set.of("after1", "after2", "after3", "after4")) {
-            h.server.lettuce().set(k, "v");
+            h.redis().set(k, "v");
         }
         Thread.sleep(500);
         assertThat(h.receiver.requests).hasSize(seen);

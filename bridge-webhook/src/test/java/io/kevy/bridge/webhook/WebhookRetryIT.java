@@ -54,7 +54,7 @@ class WebhookRetryIT {
         h.start(h.settings(dir).retryBackoff(Duration.ofMillis(200), Duration.ofMillis(800), 2.0, 0.5)
                 .requestTimeout(Duration.ofMillis(500)).build());
         for (int i = 0; i < 100; i++) {
-            h.server.lettuce().set("k" + i, "v" + i);
+            h.redis().set("k" + i, "v" + i);
         }
         h.awaitCaughtUp(Duration.ofSeconds(60));
 
@@ -110,7 +110,7 @@ class WebhookRetryIT {
                 b -> b.deliveryTimeout(Duration.ofSeconds(1)).handlerRetries(50)
                         .retryBackoff(Duration.ofMillis(50), Duration.ofMillis(100)));
         for (int i = 0; i < 50; i++) {
-            h.server.lettuce().set("s" + i, "v");
+            h.redis().set("s" + i, "v");
         }
         h.awaitCaughtUp(Duration.ofSeconds(60));
         assertThat(h.receiver.maxInFlight()).allSatisfy((lane, max) -> assertThat(max).isEqualTo(1));

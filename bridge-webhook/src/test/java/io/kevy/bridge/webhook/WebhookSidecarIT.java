@@ -73,8 +73,9 @@ class WebhookSidecarIT {
             Sidecar s = Sidecar.start(SidecarConfig.load(config(server, receiver, ""), env()));
             try {
                 Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> s.readiness().ready());
+                var redis = server.lettuce();
                 for (int i = 0; i < 500; i++) {
-                    server.lettuce().set("k" + i, "v" + i);
+                    redis.set("k" + i, "v" + i);
                 }
                 Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> receiver.accepted().stream()
                         .mapToInt(r -> r.json().path("data").path("count").asInt()).sum() == 500);
@@ -92,7 +93,7 @@ class WebhookSidecarIT {
                 assertThat(metrics).doesNotContain(TOKEN, Harness.SECRET.substring(6, 20));
                 assertThat(get(s.httpPort(), "/readyz").statusCode()).isEqualTo(200);
 
-                server.lettuce().set("gone", "x");
+                redis.set("gone", "x");
                 Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !s.readiness().ready());
                 assertThat(s.readiness().reason()).contains("410");
                 var readyz = get(s.httpPort(), "/readyz");
@@ -160,8 +161,9 @@ class WebhookSidecarIT {
             try {
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(dir.resolve("bridge.log"))
                         .contains("HTTP 127.0.0.1:"));
+                var redis = server.lettuce();
                 for (int i = 0; i < 200; i++) {
-                    server.lettuce().set("j" + i, "v");
+                    redis.set("j" + i, "v");
                 }
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> receiver.accepted().stream()
                         .mapToInt(r -> r.json().path("data").path("count").asInt()).sum() >= 200);
