@@ -161,6 +161,11 @@ public final class WebhookSink<K, V> implements Sink<K, V> {
                 .build();
     }
 
+    /** The resilience4j retry of this sink's endpoint (its events tell each computed delay). */
+    Retry retry() {
+        return retry;
+    }
+
     /** A builder of a sink with {@code settings}. */
     public static Builder builder(WebhookSettings settings) {
         return new Builder(settings);

@@ -159,8 +159,10 @@ class WebhookSidecarIT {
             pb.environment().putAll(env());
             Process p = pb.start();
             try {
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(dir.resolve("bridge.log"))
-                        .contains("HTTP 127.0.0.1:"));
+                Awaitility.await().atMost(Duration.ofSeconds(90)).alias("the bridge started").until(() -> {
+                    assertThat(p.isAlive()).as(Files.readString(dir.resolve("bridge.log"))).isTrue();
+                    return Files.readString(dir.resolve("bridge.log")).contains("HTTP 127.0.0.1:");
+                });
                 var redis = server.lettuce();
                 for (int i = 0; i < 200; i++) {
                     redis.set("j" + i, "v");
