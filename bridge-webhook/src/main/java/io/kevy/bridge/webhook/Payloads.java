@@ -109,7 +109,8 @@ final class Payloads {
             type = CHANGES;
             id = first.shard() + ":" + first.generation() + ":" + first.offset() + "-" + last.offset();
             data.append("\"shard\":").append(first.shard()).append(",\"generation\":").append(first.generation())
-                    .append(",\"firstOffset\":").append(first.offset()).append(",\"lastOffset\":").append(last.offset());
+                    .append(",\"firstOffset\":").append(first.offset())
+                    .append(",\"lastOffset\":").append(last.offset());
         } else {
             type = SNAPSHOT;
             id = first.id() + "-" + last.id();

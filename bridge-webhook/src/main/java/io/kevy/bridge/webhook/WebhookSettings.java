@@ -222,7 +222,8 @@ public record WebhookSettings(URI url, List<String> secrets, String bearerToken,
     @Override
     public String toString() {
         return "WebhookSettings[url=" + endpointName + (url.getRawQuery() != null ? "?<query>" : "")
-                + ", secrets=" + secrets.size() + " (hidden), bearerToken=" + (bearerToken == null ? "none" : "(hidden)")
+                + ", secrets=" + secrets.size() + " (hidden), bearerToken="
+                + (bearerToken == null ? "none" : "(hidden)")
                 + ", headers=" + headers.keySet() + " (values hidden), maxBatch=" + maxBatch + ", maxBytes=" + maxBytes
                 + ", connectTimeout=" + connectTimeout.toMillis() + "ms, requestTimeout=" + requestTimeout.toMillis()
                 + "ms, retry=" + retryInitial.toMillis() + ".." + retryMax.toMillis() + "ms x" + retryMultiplier

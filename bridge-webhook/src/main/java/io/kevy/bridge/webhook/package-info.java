@@ -4,7 +4,7 @@
  * ({@link io.kevy.bridge.webhook.WebhookSigner}), in order per shard, retried with backoff, with rejected
  * batches parked in a dead-letter file. {@link io.kevy.bridge.webhook.WebhookSettings} holds its options;
  * {@link io.kevy.bridge.webhook.WebhookSinkProvider} plugs it into the sidecar runtime as {@code [sink.webhook]}
- * ({@code kevy bridge --config webhook.toml}). {@code docs/bridges.md} describes the wire format. Arguments and results are non-null unless a method says
- * otherwise.
+ * ({@code kevy bridge --config webhook.toml}). {@code docs/bridges.md} describes the wire format. Arguments and
+ * results are non-null unless a method says otherwise.
  */
 package io.kevy.bridge.webhook;

@@ -51,7 +51,8 @@ class SecretsNotLoggedIT {
             h.redis().set("poison", "1");
             h.awaitCaughtUp(Duration.ofSeconds(30));
             h.redis().set("gone", "1");
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> h.consumer.state() == FeedConsumer.State.FAILED);
+            Awaitility.await().atMost(Duration.ofSeconds(30))
+                    .until(() -> h.consumer.state() == FeedConsumer.State.FAILED);
             assertThat(h.receiver.requests.get(0).header("x-api-key")).isEqualTo(headerValue);
         } finally {
             System.setErr(original);

@@ -98,7 +98,8 @@ class WebhookOutageIT {
             long next = start.get(shard).offset();
             long tail = h.source.tail(shard).toCompletableFuture().get().offset();
             for (Map.Entry<Long, Long> e : ranges.get(shard).entrySet()) {
-                assertThat(e.getKey()).as("shard %d: a gap before offset %d", shard, e.getKey()).isLessThanOrEqualTo(next);
+                assertThat(e.getKey()).as("shard %d: a gap before offset %d", shard, e.getKey())
+                        .isLessThanOrEqualTo(next);
                 next = Math.max(next, e.getValue() + 1);
             }
             assertThat(next).as("shard %d covered up to its tail", shard).isEqualTo(tail);

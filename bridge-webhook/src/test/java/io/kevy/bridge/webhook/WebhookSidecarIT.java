@@ -42,7 +42,8 @@ class WebhookSidecarIT {
 
     private Path config(TestServer server, Receiver receiver, String extra) throws Exception {
         Path p = dir.resolve("webhook.toml");
-        Files.writeString(p, "[source]\nuri = \"" + server.uri() + "\"\n[consumer]\nname = \"webhook-it\"\n"
+        Files.writeString(p, "[source]\nuri = \"" + server.uri() + "\"\n"
+                + "[consumer]\nname = \"webhook-it\"\nstart_from = \"earliest\"\n"
                 + "[cursor]\npath = \"" + dir.resolve("cursors.json") + "\"\n"
                 + "[http]\nport = 0\nstall_ms = 2000\npoll_ms = 100\n"
                 + "[sink.webhook]\nurl = \"" + receiver.uri() + "\"\nmax_batch = 100\nretry_initial_ms = 50\n"
