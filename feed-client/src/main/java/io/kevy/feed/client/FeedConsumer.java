@@ -331,6 +331,63 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
     }
 
     /**
+     * Waits until the sink has every change that the server had applied when this call began: each shard's
+     * committed cursor reaches the tail ({@code FEED.TAIL}) the shard had then. Read-your-writes for derived
+     * state: a write acknowledged before the call is delivered and committed when it returns true. A shard whose
+     * generation changed meanwhile (FLUSHALL, a restart) must reach its new generation's tail. Polls every 5 ms.
+     *
+     * @param timeout how long to wait at most
+     * @return true when caught up, false when the timeout passed first
+     * @throws ConsumerFailedException when the consumer failed (before or while waiting)
+     * @throws IllegalStateException when the consumer is not running
+     * @throws KevyException when the server cannot be asked for its tails
+     */
+    public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int shards = ask(settings.source().shards());
+        Cursor[] targets = new Cursor[shards];
+        for (int i = 0; i < shards; i++) {
+            targets[i] = ask(settings.source().tail(i));
+        }
+        while (true) {
+            if (rt.failure() != null) {
+                throw rt.failure();
+            }
+            if (state.get().ordinal() > State.RUNNING.ordinal()) {
+                throw new IllegalStateException("consumer " + name() + " is not running (" + state.get() + ")");
+            }
+            boolean all = true;
+            for (int i = 0; i < shards && all; i++) {
+                Cursor c = rt.committer.get(i);
+                if (c != null && c.generation() != targets[i].generation()) {
+                    Cursor now = ask(settings.source().tail(i));
+                    if (now.generation() != targets[i].generation()) {
+                        targets[i] = now;
+                    }
+                }
+                all = c != null && c.generation() == targets[i].generation() && c.offset() >= targets[i].offset();
+            }
+            if (all) {
+                return true;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private static <T> T ask(CompletionStage<T> stage) throws InterruptedException {
+        try {
+            return stage.toCompletableFuture().get(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw RemoteFeedSource.map(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new KevyTimeoutException("no answer in " + SETUP_TIMEOUT.toMillis() + " ms", e);
+        }
+    }
+
+    /**
      * Stops: no new reads; batches in flight finish (up to {@link #CLOSE_TIMEOUT}) and their cursors are
      * stored; then the sink is closed. Idempotent.
      */

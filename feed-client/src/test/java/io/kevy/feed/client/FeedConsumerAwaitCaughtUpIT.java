@@ -1,0 +1,56 @@
+package io.kevy.feed.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kevy.feed.client.support.Servers;
+import io.kevy.testing.TestServer;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.StringCodec;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link FeedConsumer#awaitCaughtUp}: true once every write acknowledged before the call reached the handler
+ * (a slow handler, 4 shards), false while the handler is held back, and an error when the consumer is closed.
+ */
+class FeedConsumerAwaitCaughtUpIT {
+    @Test
+    void returnsOnceEveryEarlierWriteWasHandledAndCommitted() throws Exception {
+        try (TestServer server = Servers.start(); FeedSource source = FeedSource.connect(server.uri())) {
+            Set<String> seen = ConcurrentHashMap.newKeySet();
+            Semaphore gate = new Semaphore(Integer.MAX_VALUE);
+            FeedConsumer<String, String> consumer = FeedConsumer.builder(StringCodec.UTF8).source(source)
+                    .name("await").batchSize(8)
+                    .handler(batch -> {
+                        gate.acquire();
+                        gate.release();
+                        Thread.sleep(2);
+                        batch.forEach(c -> seen.add(c.key()));
+                    }).build();
+            consumer.start().toCompletableFuture().get();
+            assertThat(consumer.awaitCaughtUp(Duration.ofSeconds(5))).as("nothing written yet").isTrue();
+
+            RedisCommands<String, String> redis = server.lettuce();
+            for (int i = 0; i < 200; i++) {
+                redis.set("k" + i, "v");
+            }
+            assertThat(consumer.awaitCaughtUp(Duration.ofSeconds(30))).isTrue();
+            assertThat(seen).as("every write acknowledged before the call was handled").hasSize(200);
+
+            gate.acquire(Integer.MAX_VALUE);
+            redis.set("held", "v");
+            assertThat(consumer.awaitCaughtUp(Duration.ofMillis(300))).as("the handler is held back").isFalse();
+            gate.release(Integer.MAX_VALUE);
+            assertThat(consumer.awaitCaughtUp(Duration.ofSeconds(10))).isTrue();
+            assertThat(seen).contains("held");
+
+            consumer.close();
+            assertThatThrownBy(() -> consumer.awaitCaughtUp(Duration.ofSeconds(1)))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("not running");
+        }
+    }
+}
