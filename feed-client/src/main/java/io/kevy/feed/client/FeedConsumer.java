@@ -332,8 +332,10 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
 
     /**
      * Waits until the sink has every change that the server had applied when this call began: each shard's
-     * committed cursor reaches the tail ({@code FEED.TAIL}) the shard had then. Read-your-writes for derived
-     * state: a write acknowledged before the call is delivered and committed when it returns true. A shard whose
+     * committed cursor reaches the tail ({@code FEED.TAIL}) the shard had then, or nothing between the committed
+     * cursor and that tail is for this consumer (every frame there is outside its prefixes: a long-poll read
+     * only moves the cursor over such frames when its BLOCK time ends). Read-your-writes for derived state: a
+     * write acknowledged before the call is delivered and committed when it returns true. A shard whose
      * generation changed meanwhile (FLUSHALL, a restart) must reach its new generation's tail. Polls every 5 ms.
      *
      * @param timeout how long to wait at most
@@ -365,7 +367,8 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
                         targets[i] = now;
                     }
                 }
-                all = c != null && c.generation() == targets[i].generation() && c.offset() >= targets[i].offset();
+                all = c != null && c.generation() == targets[i].generation()
+                        && (c.offset() >= targets[i].offset() || nothingFor(c, targets[i]));
             }
             if (all) {
                 return true;
@@ -375,6 +378,29 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
             }
             Thread.sleep(5);
         }
+    }
+
+    /** True when no frame in [from, target) passes this consumer's filters (one read, at most MAX_COUNT frames). */
+    private boolean nothingFor(Cursor from, Cursor target) throws InterruptedException {
+        long gap = target.offset() - from.offset();
+        if (gap > FeedSource.MAX_COUNT) {
+            return false;
+        }
+        FrameBatch b;
+        try {
+            b = ask(settings.source().read(from, (int) gap, rt.prefixes, null));
+        } catch (KevyServerException e) {
+            return false; // FEEDRESYNC: the consumer's own read will get it too and rebuild
+        }
+        if (b.next().offset() < target.offset()) {
+            return false;
+        }
+        for (Frame f : b.frames()) {
+            if (f.offset() < target.offset() && rt.filter.apply(FrameDecoder.decode(f.argv())) != null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static <T> T ask(CompletionStage<T> stage) throws InterruptedException {

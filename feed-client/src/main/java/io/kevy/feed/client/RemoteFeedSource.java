@@ -30,7 +30,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The remote {@link FeedSource}: lettuce with {@link ByteArrayCodec} (binary-safe), RESP2 (no HELLO, so it
  * works with upstream kevy too), FEED.* sent through {@code dispatch}. One connection per shard for FEED.READ
- * (a BLOCK read parks its connection) plus one shared connection for everything else. Lettuce reconnects
+ * with BLOCK (a long-poll read parks its connection) plus one shared connection for everything else, reads
+ * without BLOCK included (so they never wait behind a parked long poll). Lettuce reconnects
  * broken connections in the background; while a connection is down commands fail at once
  * ({@link ClientOptions.DisconnectedBehavior#REJECT_COMMANDS}) so the consumer's backoff, not lettuce's queue,
  * paces the retries. Commands sent before a disconnect are re-sent after the reconnect (FEED.READ is a read).
@@ -190,7 +191,8 @@ final class RemoteFeedSource extends AbstractFeedSource {
             args.add(ascii("BLOCK")).add(num(blockMillis));
         }
         Keyword word = readKeywords.computeIfAbsent(blockMillis, b -> new Keyword("FEED.READ", b));
-        return dispatch(from.shard(), word, new NestedMultiOutput<>(ByteArrayCodec.INSTANCE), args)
+        // only a long-poll read needs its shard's own connection: it parks it; others must not queue behind it
+        return dispatch(block == null ? -1 : from.shard(), word, new NestedMultiOutput<>(ByteArrayCodec.INSTANCE), args)
                 .thenApply(r -> decodeRead(from.shard(), r));
     }
 

@@ -53,4 +53,31 @@ class FeedConsumerAwaitCaughtUpIT {
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("not running");
         }
     }
+
+    @Test
+    void framesOutsideThePrefixesNeedNoDelivery() throws Exception {
+        try (TestServer server = Servers.start(); FeedSource source = FeedSource.connect(server.uri())) {
+            Set<String> seen = ConcurrentHashMap.newKeySet();
+            FeedConsumer<String, String> consumer = FeedConsumer.builder(StringCodec.UTF8).source(source)
+                    .name("prefixed").prefixes("p:").block(Duration.ofSeconds(20))
+                    .handler(batch -> batch.forEach(c -> seen.add(c.key()))).build();
+            consumer.start().toCompletableFuture().get();
+            RedisCommands<String, String> redis = server.lettuce();
+            redis.set("p:1", "v");
+            assertThat(consumer.awaitCaughtUp(Duration.ofSeconds(10))).isTrue();
+            assertThat(seen).containsExactly("p:1");
+            for (int i = 0; i < 50; i++) {
+                redis.set("other:" + i, "v");
+            }
+            long t0 = System.nanoTime();
+            assertThat(consumer.awaitCaughtUp(Duration.ofSeconds(10))).isTrue();
+            assertThat(Duration.ofNanos(System.nanoTime() - t0))
+                    .as("no wait for the 20 s long-poll to move the cursor over filtered frames")
+                    .isLessThan(Duration.ofSeconds(5));
+            redis.set("p:2", "v");
+            assertThat(consumer.awaitCaughtUp(Duration.ofSeconds(10))).isTrue();
+            assertThat(seen).containsExactlyInAnyOrder("p:1", "p:2");
+            consumer.close();
+        }
+    }
 }
