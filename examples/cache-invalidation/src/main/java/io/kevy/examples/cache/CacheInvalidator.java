@@ -9,6 +9,7 @@ import io.kevy.feed.client.Op;
 import io.kevy.feed.client.RebuildContext;
 import io.lettuce.core.codec.StringCodec;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -27,6 +28,7 @@ public final class CacheInvalidator implements Handler<String, String>, AutoClos
     private final FeedConsumer<String, String> consumer;
     private final LongAdder rebuilds = new LongAdder();
     private final LongAdder changes = new LongAdder();
+    private volatile Consumer<Batch<String, String>> afterBatch = b -> { };
 
     /**
      * An invalidator for {@code cache} reading {@code source} (not closed by the invalidator).
@@ -41,6 +43,15 @@ public final class CacheInvalidator implements Handler<String, String>, AutoClos
                 .prefixes(cache.prefix())
                 .handler(this)
                 .onRebuild(this::dropAll)).build();
+    }
+
+    /**
+     * Calls {@code hook} on the consumer's thread after each batch's entries were dropped (for measurements; a
+     * hook that blocks holds the consumer back). Set it before {@link #start()}.
+     */
+    public CacheInvalidator afterBatch(Consumer<Batch<String, String>> hook) {
+        this.afterBatch = hook;
+        return this;
     }
 
     /** Starts following the feed; blocks until every shard has its start cursor. */
@@ -61,6 +72,7 @@ public final class CacheInvalidator implements Handler<String, String>, AutoClos
                 cache.invalidateKey(key);
             }
         }
+        afterBatch.accept(batch);
     }
 
     private void dropAll(RebuildContext<String, String> ctx) {

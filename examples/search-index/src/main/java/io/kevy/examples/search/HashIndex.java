@@ -36,6 +36,7 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.NRTCachingDirectory;
 
 /**
  * A Lucene index of kevy hashes: one document per key, holding the key (field {@code _key}, exact) and every
@@ -44,15 +45,20 @@ import org.apache.lucene.store.FSDirectory;
  * {@link EnglishAnalyzer} (stemming, stop words), except {@code name}, which uses the {@link StandardAnalyzer}
  * so that package names are not stemmed.
  *
- * <p>Writes go to an {@link IndexWriter}; {@link #apply} makes them visible to searches at once (a near-real-time
- * reopen) and {@link #commit} makes them durable together with the user data given (the feed cursors, see
- * {@link IndexCursorStore}), so a crash resumes from a commit whose documents and cursors belong together.
+ * <p>Writes go to an {@link IndexWriter}. {@link #get} is real time: it answers changes applied since the last
+ * reopen from memory. Searches ({@link #search}, {@link #count}, {@link #all} ...) see every change applied
+ * before they were called: they reopen the index (near real time, no commit) when something changed, so a
+ * stream of small updates costs one reopen per search rather than one per update. {@link #commit} makes the
+ * changes durable together with the user data given (the feed cursors, see {@link IndexCursorStore}), so a crash
+ * resumes from a commit whose documents and cursors belong together.
  *
  * <p>Thread-safe: writes are serialized; searches run concurrently with them. Close it when done.
  */
 public final class HashIndex implements AutoCloseable {
     /** The document field holding the kevy key. */
     public static final String KEY = "_key";
+    /** Applied changes kept for {@link #get} before a reopen is forced. */
+    static final int MAX_UNSEARCHED = 10_000;
     /** The fields searched when a query names none, and their boosts: {@code name} counts twice. */
     public static final Map<String, Float> DEFAULT_FIELDS = Map.of("name", 2f, "description", 1f);
 
@@ -60,6 +66,11 @@ public final class HashIndex implements AutoCloseable {
     private final IndexWriter writer;
     private final SearcherManager searchers;
     private final Path path;
+    /** Changes applied since the last reopen, key → fields (empty = deleted): what {@link #get} answers first. */
+    private final Map<String, Optional<Map<String, String>>> unsearched = new HashMap<>();
+    private boolean dirty;
+    /** Serializes commits (never lock Lucene's own objects: IndexWriter synchronizes on itself). */
+    private final Object commitLock = new Object();
 
     private HashIndex(Directory directory, Path path) throws IOException {
         this.directory = directory;
@@ -81,7 +92,8 @@ public final class HashIndex implements AutoCloseable {
      */
     public static HashIndex open(Path dir) {
         try {
-            return new HashIndex(FSDirectory.open(dir), dir);
+            // small segments flushed by the per-batch reopen stay in memory until merged or committed
+            return new HashIndex(new NRTCachingDirectory(FSDirectory.open(dir), 8.0, 64.0), dir);
         } catch (IOException e) {
             throw new UncheckedIOException("opening the index in " + dir + ": " + e.getMessage(), e);
         }
@@ -102,33 +114,48 @@ public final class HashIndex implements AutoCloseable {
     }
 
     /**
-     * Applies a set of changes and makes them visible to searches: each entry is a key and its new fields
-     * (replacing the document) or an empty optional (deleting it). An empty map of fields deletes too.
+     * Applies a set of changes: each entry is a key and its new fields (replacing the document) or an empty
+     * optional (deleting it); an empty map of fields deletes too. {@link #get} sees them at once; searches see
+     * them from their next call on (which reopens the index when something changed).
      */
     public synchronized void apply(Map<String, Optional<Map<String, String>>> changes) {
         try {
             for (Map.Entry<String, Optional<Map<String, String>>> e : changes.entrySet()) {
                 Term id = new Term(KEY, e.getKey());
-                Optional<Map<String, String>> fields = e.getValue();
-                if (fields.isEmpty() || fields.get().isEmpty()) {
+                Optional<Map<String, String>> fields = e.getValue().filter(f -> !f.isEmpty());
+                if (fields.isEmpty()) {
                     writer.deleteDocuments(id);
                 } else {
                     writer.updateDocument(id, document(e.getKey(), fields.get()));
                 }
+                unsearched.put(e.getKey(), fields.map(f -> Collections.unmodifiableMap(new TreeMap<>(f))));
             }
-            searchers.maybeRefreshBlocking();
+            if (unsearched.size() > MAX_UNSEARCHED) {
+                refresh();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("updating the index: " + e.getMessage(), e);
         }
     }
 
-    /** Deletes every document (an upstream FLUSHALL) and makes that visible. */
+    /** Deletes every document (an upstream FLUSHALL). */
     public synchronized void deleteAll() {
         try {
             writer.deleteAll();
-            searchers.maybeRefreshBlocking();
+            unsearched.clear();
+            dirty = true;
+            refresh();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Reopens the searcher when something was applied since the last reopen. */
+    private synchronized void refresh() throws IOException {
+        if (!unsearched.isEmpty() || dirty) {
+            searchers.maybeRefreshBlocking();
+            unsearched.clear();
+            dirty = false;
         }
     }
 
@@ -159,7 +186,17 @@ public final class HashIndex implements AutoCloseable {
         T apply(IndexSearcher s) throws IOException;
     }
 
+    /** Runs {@code fn} on a searcher that sees every change applied so far (reopening first if needed). */
     private <T> T withSearcher(SearchFn<T> fn) {
+        try {
+            refresh();
+        } catch (IOException e) {
+            throw new UncheckedIOException("reopening the index: " + e.getMessage(), e);
+        }
+        return withCurrentSearcher(fn);
+    }
+
+    private <T> T withCurrentSearcher(SearchFn<T> fn) {
         try {
             IndexSearcher s = searchers.acquire();
             try {
@@ -172,9 +209,16 @@ public final class HashIndex implements AutoCloseable {
         }
     }
 
-    /** The fields of {@code key}'s document as last applied, in name order; empty when there is none. */
-    public Optional<Map<String, String>> get(String key) {
-        return withSearcher(s -> {
+    /**
+     * The fields of {@code key}'s document as last applied, in name order; empty when there is none. Real time:
+     * changes applied since the last reopen are answered from memory, without reopening.
+     */
+    public synchronized Optional<Map<String, String>> get(String key) {
+        Optional<Map<String, String>> recent = unsearched.get(key);
+        if (recent != null) {
+            return recent;
+        }
+        return withCurrentSearcher(s -> {
             TopDocs top = s.search(new TermQuery(new Term(KEY, key)), 1);
             return top.scoreDocs.length == 0 ? Optional.empty()
                     : Optional.of(fields(s.storedFields().document(top.scoreDocs[0].doc)));
@@ -248,10 +292,14 @@ public final class HashIndex implements AutoCloseable {
      * Makes everything applied so far durable, with {@code userData} (replacing the previous commit's) stored
      * in the same commit.
      */
-    public synchronized void commit(Map<String, String> userData) {
+    public void commit(Map<String, String> userData) {
+        // not under the index's lock: a commit fsyncs, and the writer takes updates meanwhile (a change applied
+        // during the commit may be in it, ahead of the cursors in userData: re-applying it later is harmless)
         try {
-            writer.setLiveCommitData(new HashMap<>(userData).entrySet());
-            writer.commit();
+            synchronized (commitLock) {
+                writer.setLiveCommitData(new HashMap<>(userData).entrySet());
+                writer.commit();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("committing the index: " + e.getMessage(), e);
         }

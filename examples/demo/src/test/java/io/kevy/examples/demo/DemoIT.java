@@ -1,0 +1,59 @@
+package io.kevy.examples.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code bin/kevy demo} end to end, in-process, on 800 packages of the bundled sample: every step runs, the
+ * indexer gets FEEDRESYNC and rebuilds, the consistency check passes (index documents = PREFIX.STATS pkg: =
+ * JSON-lines final state) and the exit status is 0.
+ */
+class DemoIT {
+    @Test
+    void theDemoRunsEveryStepAndEndsConsistentWithExitStatus0() {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        ByteArrayOutputStream errBuf = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8);
+        long t0 = System.nanoTime();
+        int status = DemoMain.run(new String[] {"--sample", "--limit", "800", "--changes", "600", "--seed", "7"}, out,
+                new PrintStream(errBuf, true, StandardCharsets.UTF_8));
+        String printed = buf.toString(StandardCharsets.UTF_8);
+        System.out.println(printed);
+        System.out.printf("DemoIT: the demo took %.1f s%n", (System.nanoTime() - t0) / 1e9);
+        assertThat(status).as("exit status; stderr: %s", errBuf.toString(StandardCharsets.UTF_8)).isZero();
+
+        for (String step : new String[] {"1/6 server", "2/6 sinks", "3/6 load", "4/6 changes", "5/6 resync",
+                "6/6 check"}) {
+            assertThat(printed).contains(step);
+        }
+        assertThat(printed).contains("800 packages from the bundled sample of Debian 12 bookworm");
+        assertThat(printed).as("plain lines when not on a terminal").doesNotContain("\r");
+        Matcher resync = Pattern.compile("released: FEEDRESYNC on (\\d+) shard").matcher(printed);
+        assertThat(resync.find()).isTrue();
+        assertThat(Integer.parseInt(resync.group(1))).isPositive();
+
+        Matcher check = Pattern.compile("index documents ([\\d,]+) = PREFIX.STATS pkg: ([\\d,]+) = JSON-lines final "
+                + "state ([\\d,]+); fields equal; ([\\d,]+) cached entries current").matcher(printed);
+        assertThat(check.find()).as("the consistency line").isTrue();
+        assertThat(check.group(1)).isEqualTo(check.group(2)).isEqualTo(check.group(3));
+        assertThat(Integer.parseInt(check.group(1).replace(",", ""))).isBetween(600, 800);
+        assertThat(Integer.parseInt(check.group(4).replace(",", ""))).as("the cache was checked").isPositive();
+        assertThat(printed).contains("  CONSISTENT").doesNotContain("NOT CONSISTENT");
+
+        Matcher index = Pattern.compile("search index +([\\d,]+) +([\\d,]+) +(\\d+) +[\\d.]+ ms").matcher(printed);
+        assertThat(index.find()).as("the search index row").isTrue();
+        assertThat(Integer.parseInt(index.group(3))).as("index resyncs").isPositive();
+        assertThat(Long.parseLong(index.group(2).replace(",", ""))).as("rebuilt keys").isPositive();
+        assertThat(printed).containsPattern("cache +[\\d,]+ +0 +0 ");
+        assertThat(printed).containsPattern("bridge \\(file\\) +[\\d,]+ +[\\d,]+ +0 ");
+        assertThat(printed).contains("Query \"compression library\"").contains("Query \"python\"")
+                .contains("Query \"xml\"");
+        assertThat(printed).containsPattern("Done in [\\d.]+ s");
+    }
+}
