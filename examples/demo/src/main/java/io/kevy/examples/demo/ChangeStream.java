@@ -21,7 +21,7 @@ import java.util.Random;
  *   <li>35%: a version bump ({@code HSET pkg:<name> version <v>+deb12u<n>}), a security update;</li>
  *   <li>5%: a maintainer change;</li>
  *   <li>6%: a removal ({@code DEL pkg:<name>});</li>
- *   <li>6%: a re-add of a removed package (all fields, with a new version);</li>
+ *   <li>6%: a re-add of a removed package (all its fields);</li>
  *   <li>48%: a user views a package: {@code GET /packages/<name>} from the cache service, then
  *       {@code SET viewed:<user>:<name> <time> PX <0.3-3 s>}, a "recently viewed" key that expires.</li>
  * </ul>
@@ -83,11 +83,9 @@ final class ChangeStream {
             removals++;
         } else if (r < 52 && !removed.isEmpty()) {
             DebianPackage p = removed.remove(rnd.nextInt(removed.size()));
-            DebianPackage back = new DebianPackage(p.name(), p.version() + "+b1", p.section(), p.maintainer(),
-                    p.description());
-            redis.hset(back.key(), back.fields());
-            writes.wrote(back.key());
-            live.add(back);
+            redis.hset(p.key(), p.fields());
+            writes.wrote(p.key());
+            live.add(p);
             readds++;
         } else {
             DebianPackage p = rnd.nextInt(4) == 0 && !removed.isEmpty() ? removed.get(rnd.nextInt(removed.size()))
@@ -116,7 +114,7 @@ final class ChangeStream {
         for (int i = 0; i < bumps && i < viewed.size(); i++) {
             DebianPackage p = viewed.get(i);
             if (live.contains(p)) {
-                redis.hset(p.key(), "version", p.version() + "+final");
+                redis.hset(p.key(), "version", p.version() + "+deb12u99");
                 writes.wrote(p.key());
             }
         }

@@ -26,6 +26,7 @@ import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.queryparser.classic.MultiFieldQueryParser;
 import org.apache.lucene.queryparser.classic.ParseException;
+import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
@@ -254,7 +255,8 @@ public final class HashIndex implements AutoCloseable {
 
     /**
      * The best {@code top} documents for {@code query} in Lucene's classic syntax ({@code compression library},
-     * {@code section:python AND yaml}, {@code name:lib*}); unqualified terms search {@link #DEFAULT_FIELDS}.
+     * {@code section:python AND yaml}, {@code name:lib*}, {@code zlib OR gzip}); unqualified terms search
+     * {@link #DEFAULT_FIELDS}, and every term must match (the default operator is AND, as in a search box).
      *
      * @throws IllegalArgumentException when the query does not parse (the message says where)
      */
@@ -272,8 +274,10 @@ public final class HashIndex implements AutoCloseable {
     private static Query parse(String query) {
         String[] fields = DEFAULT_FIELDS.keySet().toArray(new String[0]);
         java.util.Arrays.sort(fields);
+        MultiFieldQueryParser parser = new MultiFieldQueryParser(fields, ANALYZER, DEFAULT_FIELDS);
+        parser.setDefaultOperator(QueryParser.Operator.AND);
         try {
-            return new MultiFieldQueryParser(fields, ANALYZER, DEFAULT_FIELDS).parse(query);
+            return parser.parse(query);
         } catch (ParseException e) {
             throw new IllegalArgumentException("bad query '" + query + "': " + e.getMessage(), e);
         }
