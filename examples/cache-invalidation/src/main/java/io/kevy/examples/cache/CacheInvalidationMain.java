@@ -1,15 +1,17 @@
 package io.kevy.examples.cache;
 
+import io.kevy.examples.support.Shutdown;
 import io.kevy.feed.client.FeedSource;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code java -jar kevy-cache-invalidation.jar}: serves {@code GET /users/{id}} from a Caffeine cache of the
@@ -38,36 +40,34 @@ public final class CacheInvalidationMain implements Callable<Integer> {
     @Option(names = "--max-size", defaultValue = "100000", description = "Most cached entries (default: ${DEFAULT-VALUE}).")
     long maxSize;
 
-    private final CountDownLatch stop = new CountDownLatch(1);
-    private final CountDownLatch done = new CountDownLatch(1);
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Counted down by Ctrl-C (the shutdown hook), or by a test. */
+    final CountDownLatch stop = new CountDownLatch(1);
 
     @Override
     public Integer call() throws Exception {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            stop.countDown();
-            try {
-                done.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        return Shutdown.runUntilStopped(stop, () -> {
+            PrintWriter out = spec.commandLine().getOut();
+            RedisClient client = RedisClient.create(uri);
+            try (StatefulRedisConnection<String, String> conn = client.connect();
+                 FeedSource source = FeedSource.connect(uri)) {
+                HashCache cache = new HashCache(conn, prefix, maxSize);
+                try (CacheInvalidator invalidator = new CacheInvalidator(cache, source, "cache-invalidation",
+                        b -> b).start();
+                     HashService service = HashService.start(new InetSocketAddress(bind, port), route, cache,
+                             () -> HashService.health(invalidator, cache))) {
+                    out.println("serving http://" + bind + ":" + service.port() + route + "{id} from " + prefix
+                            + "{id} in " + uri + " (GET /health; Ctrl-C stops)");
+                    out.flush();
+                    stop.await();
+                }
+            } finally {
+                client.shutdown();
             }
-        }, "cache-invalidation-stop"));
-        RedisClient client = RedisClient.create(uri);
-        try (StatefulRedisConnection<String, String> conn = client.connect();
-             FeedSource source = FeedSource.connect(uri)) {
-            HashCache cache = new HashCache(conn, prefix, maxSize);
-            try (CacheInvalidator invalidator = new CacheInvalidator(cache, source, "cache-invalidation", b -> b)
-                    .start();
-                 HashService service = HashService.start(new InetSocketAddress(bind, port), route, cache,
-                         () -> HashService.health(invalidator, cache))) {
-                System.out.println("serving http://" + bind + ":" + service.port() + route + "{id} from " + prefix
-                        + "{id} in " + uri + " (GET /health; Ctrl-C stops)");
-                stop.await();
-            }
-        } finally {
-            client.shutdown();
-            done.countDown();
-        }
-        return 0;
+            return 0;
+        });
     }
 
     public static void main(String[] args) {

@@ -1,6 +1,6 @@
 package io.kevy.examples.search;
 
-import io.kevy.feed.client.CursorStore;
+import io.kevy.examples.support.Shutdown;
 import io.kevy.feed.client.FeedSource;
 import io.kevy.feed.client.StartFrom;
 import io.lettuce.core.RedisClient;
@@ -8,7 +8,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -90,39 +89,32 @@ public final class SearchIndexMain {
         @Spec
         CommandLine.Model.CommandSpec spec;
 
+        /** Counted down by Ctrl-C (the shutdown hook), or by a test. */
+        final CountDownLatch stop = new CountDownLatch(1);
+
         @Override
         public Integer call() throws Exception {
-            CountDownLatch stop = new CountDownLatch(1);
-            CountDownLatch done = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                stop.countDown();
-                try {
-                    done.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "search-index-stop"));
-            PrintWriter out = spec.commandLine().getOut();
-            try (HashIndex index = HashIndex.open(dir);
-                 IndexCursorStore cursors = new IndexCursorStore(index, IndexCursorStore.DEFAULT_INTERVAL);
-                 FeedSource source = FeedSource.connect(uri);
-                 IndexUpdater updater = new IndexUpdater(index, source, "search-index", prefix, cursors,
-                         b -> b.startFrom(StartFrom.REBUILD))) {
-                updater.start();
-                out.printf("indexing %s* of %s into %s: %d documents (Ctrl-C stops)%n", prefix, uri, dir,
-                        index.count());
-                out.flush();
-                while (!stop.await(10, TimeUnit.SECONDS)) {
-                    if (updater.consumer().failure().isPresent()) {
-                        spec.commandLine().getErr().println(updater.consumer().failure().get().getMessage());
-                        return 1;
+            return Shutdown.runUntilStopped(stop, () -> {
+                PrintWriter out = spec.commandLine().getOut();
+                try (HashIndex index = HashIndex.open(dir);
+                     IndexCursorStore cursors = new IndexCursorStore(index, IndexCursorStore.DEFAULT_INTERVAL);
+                     FeedSource source = FeedSource.connect(uri);
+                     IndexUpdater updater = new IndexUpdater(index, source, "search-index", prefix, cursors,
+                             b -> b.startFrom(StartFrom.REBUILD))) {
+                    updater.start();
+                    out.printf("indexing %s* of %s into %s: %d documents (Ctrl-C stops)%n", prefix, uri, dir,
+                            index.count());
+                    out.flush();
+                    while (!stop.await(1, TimeUnit.SECONDS)) {
+                        if (updater.consumer().failure().isPresent()) {
+                            spec.commandLine().getErr().println(updater.consumer().failure().get().getMessage());
+                            return 1;
+                        }
                     }
+                    out.printf("stopped: %d documents%n", index.count());
                 }
-                out.printf("stopped: %d documents%n", index.count());
-            } finally {
-                done.countDown();
-            }
-            return 0;
+                return 0;
+            });
         }
     }
 
