@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kevy.embedded.Config;
 import io.kevy.embedded.Reply;
 import io.kevy.embedded.Store;
-import io.kevy.feed.client.Slots;
+import io.kevy.common.Slots;
 import io.kevy.feed.client.envelope.ChangeEnvelopes;
 import java.io.BufferedReader;
 import java.io.IOException;
