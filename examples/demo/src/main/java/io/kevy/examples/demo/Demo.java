@@ -74,8 +74,12 @@ final class Demo implements AutoCloseable {
      * @param seed    the change stream's seed
      * @param workDir where the data dir, the index and the JSON lines go (a new temporary directory when null,
      *                deleted at the end unless {@code keep})
+     * @param kafka   Kafka bootstrap servers for a Kafka bridge too (topic {@code kevy.demo}), or null
+     * @param webhook an endpoint for a webhook bridge too, or null
+     * @param webhookSecret its signing secret ({@code whsec_...}); null with a webhook: a new one, printed
      */
-    record Options(Catalog catalog, int changes, long seed, Path workDir, boolean keep) {
+    record Options(Catalog catalog, int changes, long seed, Path workDir, boolean keep, String kafka,
+            String webhook, String webhookSecret) {
     }
 
     private final Options options;
@@ -138,13 +142,29 @@ final class Demo implements AutoCloseable {
         HashService service = keep(HashService.start(new InetSocketAddress("127.0.0.1", 0), "/packages/", cache,
                 () -> HashService.health(invalidator, cache)));
         Path jsonl = work.resolve("changes.jsonl");
-        Sidecar bridge = keep(Sidecar.start(SidecarConfig.load(bridgeConfig(uri, jsonl), Map.of())));
-        List<FeedConsumer<?, ?>> following = List.of(indexer.consumer(), invalidator.consumer(), bridge.consumer());
-        List<FeedConsumer<?, ?>> notHeld = List.of(invalidator.consumer(), bridge.consumer());
+        Sidecar bridge = keep(Sidecar.start(SidecarConfig.load(bridgeConfig(uri, "file",
+                "path = " + toml(jsonl.toString()) + "\nfsync = false"), Map.of())));
+        Map<String, Sidecar> extra = new java.util.LinkedHashMap<>();
+        if (options.kafka() != null) {
+            extra.put("kafka", keep(Sidecar.start(SidecarConfig.load(bridgeConfig(uri, "kafka",
+                    "bootstrap_servers = " + toml(options.kafka()) + "\ntopic = \"kevy.demo\""), Map.of()))));
+        }
+        if (options.webhook() != null) {
+            extra.put("webhook", keep(Sidecar.start(SidecarConfig.load(bridgeConfig(uri, "webhook",
+                    "url = " + toml(options.webhook()) + "\nsecrets = [" + toml(options.webhookSecret()) + "]"
+                            + "\ndead_letter_path = " + toml(work.resolve("webhook-dead-letters.jsonl").toString())),
+                    Map.of()))));
+        }
+        List<FeedConsumer<?, ?>> notHeld = new ArrayList<>(List.of(invalidator.consumer(), bridge.consumer()));
+        extra.values().forEach(b -> notHeld.add(b.consumer()));
+        List<FeedConsumer<?, ?>> following = new ArrayList<>(notHeld);
+        following.add(0, indexer.consumer());
         awaitCaughtUp(following);
         String packagesUrl = "http://127.0.0.1:" + service.port() + "/packages/";
         progress.done("search index (Lucene) in " + work.resolve("index") + "; cache at " + packagesUrl
-                + "{name}; bridge -> " + jsonl);
+                + "{name}; bridge -> " + jsonl + (options.kafka() == null ? "" : "; bridge -> Kafka "
+                + options.kafka() + " topic kevy.demo") + (options.webhook() == null ? "" : "; bridge -> "
+                + options.webhook()));
 
         progress.phase("3/6 load");
         List<DebianPackage> packages = options.catalog().packages();
@@ -206,7 +226,7 @@ final class Demo implements AutoCloseable {
             replay.replay(jsonl, e -> bridgeLatency(e));
             check = Consistency.check(conn.sync(), PREFIX, indexState, replay.hashes(PREFIX), replay.keys(PREFIX),
                     cache.entries());
-            List<DemoReport.SinkRow> sinks = List.of(
+            List<DemoReport.SinkRow> sinks = new ArrayList<>(List.of(
                     row("search index", "Lucene index of pkg:* in " + work.resolve("index") + ", " + index.count()
                             + " documents", registry, "search-index"),
                     row("cache", "Caffeine cache behind " + packagesUrl + "{name}: " + stream.views + " views ("
@@ -215,7 +235,13 @@ final class Demo implements AutoCloseable {
                             registry, "cache"),
                     row("bridge (file)", "sidecar runtime, [sink.file] " + jsonl + ": " + replay.lines
                             + " JSON lines (" + replay.snapshots + " snapshot lines)", bridge.registry(),
-                            "bridge-file"));
+                            "bridge-file")));
+            for (Map.Entry<String, Sidecar> b : extra.entrySet()) {
+                sinks.add(row("bridge (" + b.getKey() + ")", "sidecar runtime, [sink." + b.getKey() + "] "
+                        + (b.getKey().equals("kafka") ? options.kafka() + ", topic kevy.demo" : options.webhook())
+                        + ", ready: " + b.getValue().readiness().ready(), b.getValue().registry(),
+                        "bridge-" + b.getKey()));
+            }
             long[] frames = new long[SHARDS];
             for (int i = 0; i < SHARDS; i++) {
                 frames[i] = source.tail(i).toCompletableFuture().get().offset();
@@ -279,25 +305,29 @@ final class Demo implements AutoCloseable {
         }
     }
 
-    /** The bridge's TOML: the whole feed to a JSON-lines file, cursors in memory, HTTP on a free port. */
-    private Path bridgeConfig(String uri, Path jsonl) throws IOException {
-        Path toml = work.resolve("bridge-file.toml");
+    /** A bridge's TOML: the whole feed to {@code [sink.<type>]}, cursors in memory, HTTP on a free port. */
+    private Path bridgeConfig(String uri, String type, String sinkSection) throws IOException {
+        Path toml = work.resolve("bridge-" + type + ".toml");
         Files.writeString(toml, String.join("\n",
-                "# the demo's bridge: every change of every key, one JSON envelope per line",
+                "# a bridge of the demo: every change of every key",
                 "[source]",
-                "uri = \"" + uri + "\"",
+                "uri = " + toml(uri),
                 "[consumer]",
-                "name = \"bridge-file\"",
+                "name = \"bridge-" + type + "\"",
                 "start_from = \"rebuild\"",
                 "[cursor]",
                 "store = \"memory\"",
                 "[http]",
                 "port = 0",
-                "[sink.file]",
-                "path = \"" + jsonl.toString().replace("\\", "\\\\") + "\"",
-                "fsync = false",
+                "[sink." + type + "]",
+                sinkSection,
                 ""), StandardCharsets.UTF_8);
         return toml;
+    }
+
+    /** {@code s} as a TOML basic string. */
+    private static String toml(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     /** Stops every sink and the server, and deletes a temporary work directory. */

@@ -37,6 +37,18 @@ public final class DemoMain implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the change stream (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--kafka", paramLabel = "BOOTSTRAP",
+            description = "Also run a Kafka bridge (bridge-kafka) to these brokers, topic kevy.demo.")
+    String kafka;
+
+    @Option(names = "--webhook", paramLabel = "URL",
+            description = "Also run a webhook bridge (bridge-webhook) POSTing signed batches to URL.")
+    String webhook;
+
+    @Option(names = "--webhook-secret", paramLabel = "whsec_...",
+            description = "The webhook's signing secret (default: a new one, printed).")
+    String webhookSecret;
+
     @Option(names = "--keep", paramLabel = "DIR",
             description = "Keep the data dir, the index and the JSON lines in DIR (default: a temporary directory, "
                     + "deleted at the end).")
@@ -57,8 +69,16 @@ public final class DemoMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Catalog catalog = Catalog.choose(data, sample, limit);
-        out.println("kevy demo: one change feed, three sinks (search index, cache, JSON-lines bridge)");
-        try (Demo demo = new Demo(new Demo.Options(catalog, changes, seed, keep, keep != null), out, tty)) {
+        if (webhook != null && webhookSecret == null) {
+            byte[] random = new byte[32];
+            new java.security.SecureRandom().nextBytes(random);
+            webhookSecret = "whsec_" + java.util.Base64.getEncoder().encodeToString(random);
+            out.println("webhook signing secret: " + webhookSecret);
+        }
+        out.println("kevy demo: one change feed, three sinks (search index, cache, JSON-lines bridge)"
+                + (kafka != null ? " + a Kafka bridge" : "") + (webhook != null ? " + a webhook bridge" : ""));
+        try (Demo demo = new Demo(new Demo.Options(catalog, changes, seed, keep, keep != null, kafka, webhook,
+                webhookSecret), out, tty)) {
             DemoReport report = demo.run();
             report.print(out);
             if (keep != null) {
