@@ -192,7 +192,8 @@ final class RemoteFeedSource extends AbstractFeedSource {
         }
         Keyword word = readKeywords.computeIfAbsent(blockMillis, b -> new Keyword("FEED.READ", b));
         // only a long-poll read needs its shard's own connection: it parks it; others must not queue behind it
-        return dispatch(block == null ? -1 : from.shard(), word, new NestedMultiOutput<>(ByteArrayCodec.INSTANCE), args)
+        int connection = block == null ? -1 : from.shard();
+        return dispatch(connection, word, new NestedMultiOutput<>(ByteArrayCodec.INSTANCE), args)
                 .thenApply(r -> decodeRead(from.shard(), r));
     }
 

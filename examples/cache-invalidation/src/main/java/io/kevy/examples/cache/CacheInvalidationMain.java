@@ -34,10 +34,12 @@ public final class CacheInvalidationMain implements Callable<Integer> {
     @Option(names = "--prefix", defaultValue = "user:", description = "Key prefix (default: ${DEFAULT-VALUE}).")
     String prefix;
 
-    @Option(names = "--route", defaultValue = "/users/", description = "URL path before the id (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--route", defaultValue = "/users/",
+            description = "URL path before the id (default: ${DEFAULT-VALUE}).")
     String route;
 
-    @Option(names = "--max-size", defaultValue = "100000", description = "Most cached entries (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-size", defaultValue = "100000",
+            description = "Most cached entries (default: ${DEFAULT-VALUE}).")
     long maxSize;
 
     @Spec

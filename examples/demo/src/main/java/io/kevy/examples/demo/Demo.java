@@ -137,7 +137,8 @@ final class Demo implements AutoCloseable {
             pause.hold(batch);
         }).start();
         HashCache cache = new HashCache(cacheConn, PREFIX, HashCache.DEFAULT_MAX_SIZE);
-        CacheInvalidator invalidator = keep(new CacheInvalidator(cache, cacheSource, "cache", b -> b.meterRegistry(registry))
+        CacheInvalidator invalidator = keep(new CacheInvalidator(cache, cacheSource, "cache",
+                b -> b.meterRegistry(registry))
                 .afterBatch(batch -> latencies.handled("cache", batch)).start());
         HashService service = keep(HashService.start(new InetSocketAddress("127.0.0.1", 0), "/packages/", cache,
                 () -> HashService.health(invalidator, cache)));

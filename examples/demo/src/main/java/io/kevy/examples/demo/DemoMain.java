@@ -34,7 +34,8 @@ public final class DemoMain implements Callable<Integer> {
             description = "Steps of the change stream (default: 1,000 + half the packages, at most 3,000).")
     int changes;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed of the change stream (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", defaultValue = "1",
+            description = "Seed of the change stream (default: ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(names = "--kafka", paramLabel = "BOOTSTRAP",

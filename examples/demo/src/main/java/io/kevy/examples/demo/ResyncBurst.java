@@ -15,9 +15,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Step 5 of the demo: while the indexer is held ({@link Pause}), bursts of writes (a mirror push: every 40th
- * package is dropped, every other one is rebuilt (a binNMU version, +b1, +b2 ...), round after round) until the backlog of every shard no longer holds what the held indexer reads
- * next, so it gets FEEDRESYNC when released. The other consumers keep up between bursts (the caller's
- * {@code pace}), so only the indexer falls out of its backlog. Not thread-safe.
+ * package is dropped, every other one is rebuilt, a binNMU version +b1, +b2 ..., round after round) until the
+ * backlog of every shard no longer holds what the held indexer reads next, so it gets FEEDRESYNC when released.
+ * The other consumers keep up between bursts (the caller's {@code pace}), so only the indexer falls out of its
+ * backlog. Not thread-safe.
  */
 final class ResyncBurst {
     /** The most bursts before the demo gives up (the backlog would have to be huge). */

@@ -39,7 +39,8 @@ public final class ChangeTopicConsumer implements Callable<Integer> {
             description = "A topic to read (repeatable; default: ${DEFAULT-VALUE}).")
     List<String> topics = new ArrayList<>();
 
-    @Option(names = "--group", defaultValue = "kevy-example", description = "Consumer group (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--group", defaultValue = "kevy-example",
+            description = "Consumer group (default: ${DEFAULT-VALUE}).")
     String group;
 
     @Option(names = "--quiet", description = "Print no line per change, only the view's size at the end.")

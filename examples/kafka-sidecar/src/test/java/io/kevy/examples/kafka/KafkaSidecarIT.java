@@ -46,6 +46,8 @@ class KafkaSidecarIT {
             StringWriter out = new StringWriter();
             CompletableFuture<Integer> running;
             try (Sidecar bridge = Sidecar.start(SidecarConfig.load(config, Map.of()))) {
+                // the first start rebuilds (pkg:before as a snapshot); the writes below then arrive as changes
+                assertThat(bridge.consumer().awaitCaughtUp(Duration.ofSeconds(60))).isTrue();
                 running = CompletableFuture.supplyAsync(() -> new CommandLine(consumer)
                         .setOut(new PrintWriter(out, true)).execute("--bootstrap", broker.bootstrap(),
                                 "--topic", "kevy.pkg", "--group", "kafka-sidecar-it"));

@@ -44,7 +44,8 @@ class DebianPackagesTest {
 
     @Test
     void keepsInstalledPackagesOnceWithTheirFiveFields() throws Exception {
-        List<DebianPackage> ps = DebianPackages.parse(new ByteArrayInputStream(STATUS.getBytes(StandardCharsets.UTF_8)));
+        List<DebianPackage> ps = DebianPackages.parse(
+                new ByteArrayInputStream(STATUS.getBytes(StandardCharsets.UTF_8)));
         assertThat(ps).extracting(DebianPackage::name).containsExactly("zlib1g", "nosection");
         DebianPackage z = ps.get(0);
         assertThat(z.version()).isEqualTo("1:1.2.13.dfsg-1");

@@ -232,7 +232,8 @@ class SearchIndexIT {
     }
 
     /** One round of the burst: every package's version bumped, a few deleted and re-added. */
-    private static void burst(RedisCommands<String, String> redis, List<DebianPackage> packages, Random rnd, int round) {
+    private static void burst(RedisCommands<String, String> redis, List<DebianPackage> packages, Random rnd,
+            int round) {
         for (DebianPackage p : packages) {
             int r = rnd.nextInt(100);
             if (r < 3) {
