@@ -8,6 +8,7 @@ import io.kevy.examples.search.HashIndex;
 import io.kevy.examples.search.IndexCursorStore;
 import io.kevy.examples.search.IndexUpdater;
 import io.kevy.examples.search.PackageLoader;
+import io.kevy.examples.support.HoldBack;
 import io.kevy.feed.client.FeedConsumer;
 import io.kevy.feed.client.FeedSource;
 import io.kevy.feed.client.StartFrom;
@@ -87,7 +88,7 @@ final class Demo implements AutoCloseable {
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final Latencies latencies = new Latencies();
     private final Writes writes = new Writes();
-    private final Pause pause = new Pause();
+    private HoldBack hold;
     private final MeterRegistry registry = new SimpleMeterRegistry();
     private Path work;
     private boolean tempWork;
@@ -132,9 +133,10 @@ final class Demo implements AutoCloseable {
         IndexCursorStore cursors = keep(new IndexCursorStore(index, IndexCursorStore.DEFAULT_INTERVAL));
         IndexUpdater indexer = keep(new IndexUpdater(index, source, "search-index", PREFIX, cursors,
                 b -> b.startFrom(StartFrom.REBUILD).meterRegistry(registry)));
+        hold = new HoldBack(source, SHARDS, indexer.consumer().settings().batchSize());
         indexer.afterBatch(batch -> {
             latencies.handled("search index", batch);
-            pause.hold(batch);
+            hold.hook(batch);
         }).start();
         HashCache cache = new HashCache(cacheConn, PREFIX, HashCache.DEFAULT_MAX_SIZE);
         CacheInvalidator invalidator = keep(new CacheInvalidator(cache, cacheSource, "cache",
@@ -199,13 +201,13 @@ final class Demo implements AutoCloseable {
 
         progress.phase("5/6 resync");
         long resyncsBefore = count(FeedConsumerMetrics.RESYNCS, "search-index");
-        ResyncBurst burst = new ResyncBurst(conn.async(), source, indexer.consumer().settings().batchSize(), writes);
-        pause.on();
+        ResyncBurst burst = new ResyncBurst(conn.async(), writes);
+        hold.on();
         try {
-            burst.run(live, pause, SHARDS, () -> awaitCaughtUp(notHeld), () -> progress.update(String.format(
+            burst.run(live, hold, () -> awaitCaughtUp(notHeld), () -> progress.update(String.format(
                     Locale.ROOT, "indexer held; burst %d: %,d writes", burst.rounds, burst.commands)));
         } finally {
-            pause.off();
+            hold.off();
         }
         long tRebuild = System.nanoTime();
         awaitCaughtUp(following);
@@ -334,7 +336,9 @@ final class Demo implements AutoCloseable {
     /** Stops every sink and the server, and deletes a temporary work directory. */
     @Override
     public void close() {
-        pause.off();
+        if (hold != null) {
+            hold.off();
+        }
         for (int i = resources.size() - 1; i >= 0; i--) {
             try {
                 resources.get(i).close();

@@ -1,20 +1,16 @@
 package io.kevy.examples.demo;
 
 import io.kevy.examples.search.DebianPackage;
-import io.kevy.feed.client.Cursor;
-import io.kevy.feed.client.FeedResyncException;
-import io.kevy.feed.client.FeedSource;
+import io.kevy.examples.support.HoldBack;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Step 5 of the demo: while the indexer is held ({@link Pause}), bursts of writes (a mirror push: every 40th
+ * Step 5 of the demo: while the indexer is held ({@link HoldBack}), bursts of writes (a mirror push: every 40th
  * package is dropped, every other one is rebuilt, a binNMU version +b1, +b2 ..., round after round) until the
  * backlog of every shard no longer holds what the held indexer reads next, so it gets FEEDRESYNC when released.
  * The other consumers keep up between bursts (the caller's {@code pace}), so only the indexer falls out of its
@@ -25,43 +21,31 @@ final class ResyncBurst {
     static final int MAX_ROUNDS = 500;
 
     private final RedisAsyncCommands<String, String> redis;
-    private final FeedSource source;
-    private final int readAhead;
     private final Writes writes;
     int rounds;
     long commands;
     int deleted;
 
-    /**
-     * @param readAhead how far past the tail at the hold a held consumer may have read: its batch size (one
-     *                  prefetched read of COUNT frames is in flight while its thread is held)
-     */
-    ResyncBurst(RedisAsyncCommands<String, String> redis, FeedSource source, int readAhead, Writes writes) {
+    ResyncBurst(RedisAsyncCommands<String, String> redis, Writes writes) {
         this.redis = redis;
-        this.source = source;
-        this.readAhead = readAhead;
         this.writes = writes;
     }
 
     /**
      * Bursts until the held consumer's next reads are evicted on every shard.
      *
-     * @param pause  holds the indexer; on when called
+     * @param hold   holds the indexer; on when called
      * @param pace   runs after each burst: waits for the consumers that are not held
      * @param status reports progress (rounds, commands)
      * @throws IllegalStateException when {@link #MAX_ROUNDS} bursts did not overflow the backlog
      */
-    void run(List<DebianPackage> live, Pause pause, int shards, Runnable pace, Runnable status) throws Exception {
-        List<Cursor> held = null;
-        while (held == null || !evicted(held)) {
+    void run(List<DebianPackage> live, HoldBack hold, Runnable pace, Runnable status) throws Exception {
+        while (!hold.evicted()) {
             if (rounds >= MAX_ROUNDS) {
                 throw new IllegalStateException(MAX_ROUNDS + " bursts did not overflow the backlog");
             }
             burst(live, ++rounds);
             pace.run();
-            if (held == null && pause.heldShards() == shards) {
-                held = tails(shards);
-            }
             status.run();
         }
     }
@@ -94,33 +78,5 @@ final class ResyncBurst {
             throw new IllegalStateException("kevy did not answer a burst within 60 s");
         }
         futures.clear();
-    }
-
-    private List<Cursor> tails(int shards) throws Exception {
-        List<Cursor> out = new ArrayList<>();
-        for (int i = 0; i < shards; i++) {
-            out.add(source.tail(i).toCompletableFuture().get(10, TimeUnit.SECONDS));
-        }
-        return out;
-    }
-
-    /** True when FEED.READ answers FEEDRESYNC at every shard's held tail + the read-ahead. */
-    private boolean evicted(List<Cursor> held) throws Exception {
-        for (Cursor c : held) {
-            Cursor probe = c.withOffset(c.offset() + readAhead);
-            Cursor tail = source.tail(c.shard()).toCompletableFuture().get(10, TimeUnit.SECONDS);
-            if (tail.offset() < probe.offset()) {
-                return false;
-            }
-            try {
-                source.read(probe, 1, List.of(), null).toCompletableFuture().get(10, TimeUnit.SECONDS);
-                return false;
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof FeedResyncException)) {
-                    throw e;
-                }
-            }
-        }
-        return true;
     }
 }

@@ -2,10 +2,9 @@ package io.kevy.examples.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kevy.examples.support.HoldBack;
 import io.kevy.feed.client.ConsumerListener;
-import io.kevy.feed.client.Cursor;
 import io.kevy.feed.client.CursorStore;
-import io.kevy.feed.client.FeedResyncException;
 import io.kevy.feed.client.FeedSource;
 import io.kevy.feed.client.StartFrom;
 import io.kevy.server.config.ServerOptions;
@@ -23,10 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -77,7 +73,7 @@ class SearchIndexIT {
             RedisCommands<String, String> redis = conn.sync();
             PackageLoader.load(conn, packages.subList(0, 200));
 
-            Pause pause = new Pause();
+            HoldBack pause = new HoldBack(source, 2, BATCH);
             AtomicInteger resyncs = new AtomicInteger();
             try (IndexUpdater updater = new IndexUpdater(index, source, "search-index", "pkg:",
                     CursorStore.inMemory(), b -> b.startFrom(StartFrom.REBUILD).batchSize(BATCH)
@@ -87,7 +83,7 @@ class SearchIndexIT {
                                     resyncs.incrementAndGet();
                                 }
                             }))) {
-                updater.afterBatch(pause::hold).start();
+                updater.afterBatch(pause::hook).start();
                 assertThat(index.count()).as("the first rebuild indexed the loaded packages").isEqualTo(200);
                 PackageLoader.load(conn, packages.subList(200, 400));
 
@@ -99,12 +95,8 @@ class SearchIndexIT {
                 // the forced resync: hold the updater back while a burst overflows its backlog
                 pause.on();
                 int round = 0;
-                Map<Integer, Cursor> held = null;
-                while (held == null || !evicted(source, held)) {
+                while (!pause.evicted()) {
                     burst(redis, packages, rnd, round++);
-                    if (held == null && pause.heldShards() == 2) {
-                        held = tails(source);
-                    }
                     assertThat(round).as("the burst overflows the backlog").isLessThan(500);
                 }
                 pause.off();
@@ -243,72 +235,6 @@ class SearchIndexIT {
                 redis.hset(p.key(), p.fields());
             } else {
                 redis.hset(p.key(), "version", p.version() + "+burst" + round);
-            }
-        }
-    }
-
-    private static Map<Integer, Cursor> tails(FeedSource source) throws Exception {
-        Map<Integer, Cursor> m = new HashMap<>();
-        for (int i = 0; i < source.shards().toCompletableFuture().get(); i++) {
-            m.put(i, source.tail(i).toCompletableFuture().get());
-        }
-        return m;
-    }
-
-    /**
-     * True when the backlog no longer holds what a held-back consumer reads next on every shard: at most one
-     * prefetched batch past the tail taken while it was held ({@code FEED.READ} there answers FEEDRESYNC).
-     */
-    private static boolean evicted(FeedSource source, Map<Integer, Cursor> held) throws Exception {
-        for (Cursor c : held.values()) {
-            Cursor tail = source.tail(c.shard()).toCompletableFuture().get();
-            if (tail.offset() < c.offset() + BATCH) {
-                return false;
-            }
-            try {
-                source.read(c.withOffset(c.offset() + BATCH), 1, List.of(), null).toCompletableFuture().get();
-                return false;
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof FeedResyncException)) {
-                    throw e;
-                }
-            }
-        }
-        return true;
-    }
-
-    /** Holds the updater's shard threads in its after-batch hook while on. */
-    static final class Pause {
-        private final Set<Integer> held = ConcurrentHashMap.newKeySet();
-        private volatile boolean on;
-
-        void on() {
-            on = true;
-        }
-
-        synchronized void off() {
-            on = false;
-            notifyAll();
-        }
-
-        int heldShards() {
-            return held.size();
-        }
-
-        void hold(io.kevy.feed.client.Batch<String, String> batch) {
-            if (!on) {
-                return;
-            }
-            held.add(batch.shard());
-            synchronized (this) {
-                while (on) {
-                    try {
-                        wait();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                }
             }
         }
     }
