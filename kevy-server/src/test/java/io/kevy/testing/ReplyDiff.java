@@ -2,6 +2,8 @@ package io.kevy.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Sends the same commands to kevy and to a real Redis and asserts the raw reply bytes are equal. Use it for
  * every reply shape and error text a test wants to pin to Redis 7.0.
@@ -37,6 +39,19 @@ public final class ReplyDiff implements AutoCloseable {
         String actual = kevy.send(raw).readReply();
         assertThat(actual).as("reply to %s", raw).isEqualTo(expected);
         return actual;
+    }
+
+    /**
+     * Runs a command whose arguments are bytes, one char = one byte (ISO-8859-1: {@code "\u00ff"} is the byte
+     * 0xff), on both and asserts equal replies; returns the reply.
+     */
+    public String sameBytes(String... args) {
+        StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
+        for (String a : args) {
+            sb.append('$').append(a.getBytes(StandardCharsets.ISO_8859_1).length).append("\r\n").append(a)
+                    .append("\r\n");
+        }
+        return sameRaw(sb.toString());
     }
 
     /**

@@ -6,74 +6,28 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kevy.engine.Engine;
 import io.kevy.testing.FrameRecorder;
+import io.kevy.testing.OracleFixture;
 import io.kevy.testing.RawClient;
-import io.kevy.testing.RedisOracle;
 import io.kevy.testing.ReplyDiff;
-import io.kevy.testing.TestServer;
 import io.lettuce.core.BitFieldArgs;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bitmap commands (SETBIT, GETBIT, BITCOUNT, BITPOS, BITOP, BITFIELD, BITFIELD_RO) against a real Redis 7.0 (reply
  * bytes and error texts), through lettuce, and their effect frames (feed contract §7) on a 2-shard server.
  */
 class BitmapCommandsIT {
-    private static TestServer kevy;
-    private static RedisOracle redis;
-    private static ReplyDiff diff;
-    private static FrameRecorder frames;
-
-    @BeforeAll
-    static void start() {
-        kevy = TestServer.start();
-        redis = RedisOracle.start();
-        diff = new ReplyDiff(kevy.raw(), redis.raw());
-        frames = FrameRecorder.attach(engine());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (diff != null) {
-            diff.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-        if (kevy != null) {
-            kevy.close();
-        }
-    }
-
-    @BeforeEach
-    void flush() {
-        diff.same("FLUSHALL");
-        frames.take();
-    }
-
-    private static Engine engine() {
-        return kevy.server().engine();
-    }
+    @RegisterExtension
+    static final OracleFixture oracle = OracleFixture.create().recordFrames();
 
     /** Runs a space-separated command on both servers and asserts equal replies. */
     private static String same(String line) {
-        return diff.same(line.split(" "));
-    }
-
-    /** Runs a command whose arguments are bytes (one char = one byte) on both servers. */
-    static String sameBytes(ReplyDiff d, String... args) {
-        StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
-        for (String a : args) {
-            sb.append('$').append(a.getBytes(StandardCharsets.ISO_8859_1).length).append("\r\n").append(a)
-                    .append("\r\n");
-        }
-        return d.sameRaw(sb.toString());
+        return oracle.sameLine(line);
     }
 
     @Test
@@ -103,11 +57,11 @@ class BitmapCommandsIT {
     void setbitAndGetbitErrorsMatchRedis() {
         for (String off : List.of("-1", "abc", "1.5", " 1", "+1", "01", "#1", "", "4294967296", "9223372036854775807",
                 "9223372036854775808", "-9223372036854775808")) {
-            diff.same("SETBIT", "k", off, "1");
-            diff.same("GETBIT", "k", off);
+            oracle.same("SETBIT", "k", off, "1");
+            oracle.same("GETBIT", "k", off);
         }
         for (String bit : List.of("2", "-1", "a", "", "1.0", "01", "9223372036854775808")) {
-            diff.same("SETBIT", "k", "0", bit);
+            oracle.same("SETBIT", "k", "0", bit);
         }
         same("SETBIT k 4294967295 x");
         same("SETBIT k x x");
@@ -126,7 +80,7 @@ class BitmapCommandsIT {
 
     @Test
     void bitcountMatchesRedis() {
-        sameBytes(diff, "SET", "k", "foobar\u00ff\u0000\u0081");
+        oracle.sameBytes("SET", "k", "foobar\u00ff\u0000\u0081");
         same("BITCOUNT k");
         for (String range : List.of("0 0", "1 1", "0 -1", "-1 -1", "-2 -1", "-100 100", "5 2", "-1 -5", "-5 -1",
                 "100 200", "0 -100", "-9223372036854775808 9223372036854775807", "3 -3")) {
@@ -147,7 +101,7 @@ class BitmapCommandsIT {
         same("BITCOUNT nokey");
         same("BITCOUNT nokey 0");
         same("BITCOUNT nokey 0 1 foo");
-        diff.same("SET", "empty", "");
+        oracle.same("SET", "empty", "");
         same("BITCOUNT empty");
         same("BITCOUNT empty 0 0");
         same("BITCOUNT empty 0 0 BIT");
@@ -159,11 +113,11 @@ class BitmapCommandsIT {
 
     @Test
     void bitposMatchesRedis() {
-        sameBytes(diff, "SET", "k", "\u0000\u0000\u00ff\u00f0\u0000\u0001\u00ff");
-        sameBytes(diff, "SET", "ones", "\u00ff\u00ff\u00ff");
-        sameBytes(diff, "SET", "zeros", "\u0000\u0000\u0000");
+        oracle.sameBytes("SET", "k", "\u0000\u0000\u00ff\u00f0\u0000\u0001\u00ff");
+        oracle.sameBytes("SET", "ones", "\u00ff\u00ff\u00ff");
+        oracle.sameBytes("SET", "zeros", "\u0000\u0000\u0000");
         same("SET empty x");
-        diff.same("SET", "empty", "");
+        oracle.same("SET", "empty", "");
         for (String key : List.of("k", "ones", "zeros", "empty", "nokey")) {
             for (String bit : List.of("0", "1")) {
                 same("BITPOS " + key + " " + bit);
@@ -199,8 +153,8 @@ class BitmapCommandsIT {
 
     @Test
     void bitopMatchesRedis() {
-        sameBytes(diff, "SET", "a", "\u00ff\u000f\u00aa");
-        sameBytes(diff, "SET", "b", "\u00f0\u00ff");
+        oracle.sameBytes("SET", "a", "\u00ff\u000f\u00aa");
+        oracle.sameBytes("SET", "b", "\u00f0\u00ff");
         same("SET c x");
         for (String op : List.of("AND", "OR", "XOR", "and", "Or")) {
             same("BITOP " + op + " d a b c");
@@ -224,7 +178,7 @@ class BitmapCommandsIT {
         same("GET l");
         same("BITOP AND a a b");
         same("GET a");
-        diff.same("SET", "e", "");
+        oracle.same("SET", "e", "");
         same("BITOP OR d e");
         same("EXISTS d");
         same("BITOP XOR d e a");
@@ -269,14 +223,14 @@ class BitmapCommandsIT {
     void bitfieldErrorsMatchRedis() {
         for (String type : List.of("u64", "i65", "u0", "i0", "x8", "U8", "I8", "u", "i", "u-1", "u08", "u 8", "8", "",
                 "u1.0", "i9223372036854775808")) {
-            diff.same("BITFIELD", "k", "GET", type, "0");
-            diff.same("BITFIELD", "k", "SET", type, "0", "1");
+            oracle.same("BITFIELD", "k", "GET", type, "0");
+            oracle.same("BITFIELD", "k", "SET", type, "0", "1");
         }
-        sameBytes(diff, "BITFIELD", "k", "GET", "u8\u0000x", "0");
+        oracle.sameBytes("BITFIELD", "k", "GET", "u8\u0000x", "0");
         for (String off : List.of("-1", "x", "#", "#-1", "#x", "4294967296", "#536870912", "##1",
                 "#1073741823", "#4611686018427387904")) {
-            diff.same("BITFIELD", "k", "GET", "u8", off);
-            diff.same("BITFIELD", "k", "SET", "u8", off, "1");
+            oracle.same("BITFIELD", "k", "GET", "u8", off);
+            oracle.same("BITFIELD", "k", "SET", "u8", off, "1");
         }
         same("BITFIELD k GET u8 4294967295");
         same("BITFIELD k SET u8 0 x");
@@ -315,38 +269,38 @@ class BitmapCommandsIT {
         same("BITFIELD k OVERFLOW FAIL SET u2 0 8");
         same("EXISTS k");
         same("GET k");
-        assertThat(frames.take()).containsExactly("SET k \u0000 KEEPTTL");
+        assertThat(oracle.frames().take()).containsExactly("SET k \u0000 KEEPTTL");
     }
 
     @Test
     void setbitFrames() {
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         raw.call("SETBIT", "k", "1", "1");
-        assertThat(frames.take()).containsExactly("SET k @ KEEPTTL");
+        assertThat(oracle.frames().take()).containsExactly("SET k @ KEEPTTL");
         raw.call("SETBIT", "k", "1", "1");
-        assertThat(frames.take()).as("same bit: no change, no frame").isEmpty();
+        assertThat(oracle.frames().take()).as("same bit: no change, no frame").isEmpty();
         raw.call("SETBIT", "k", "7", "0");
-        assertThat(frames.take()).as("clearing a clear bit").isEmpty();
+        assertThat(oracle.frames().take()).as("clearing a clear bit").isEmpty();
         raw.call("SETBIT", "k", "7", "1");
-        assertThat(frames.take()).containsExactly("SET k A KEEPTTL");
+        assertThat(oracle.frames().take()).containsExactly("SET k A KEEPTTL");
         raw.call("SETBIT", "k", "17", "0");
-        assertThat(frames.take()).as("growing with a 0 bit changes the length")
+        assertThat(oracle.frames().take()).as("growing with a 0 bit changes the length")
                 .containsExactly("SET k A\u0000\u0000 KEEPTTL");
         raw.call("SETBIT", "z", "0", "0");
-        assertThat(frames.take()).as("a new key, even all zeros").containsExactly("SET z \u0000 KEEPTTL");
+        assertThat(oracle.frames().take()).as("a new key, even all zeros").containsExactly("SET z \u0000 KEEPTTL");
         raw.call("SETBIT", "k", "-1", "1");
         raw.call("SETBIT", "k", "0", "2");
         raw.call("RPUSH", "l", "a");
-        frames.take();
+        oracle.frames().take();
         raw.call("SETBIT", "l", "0", "1");
         raw.call("GETBIT", "k", "1");
-        assertThat(frames.take()).as("errors and reads").isEmpty();
+        assertThat(oracle.frames().take()).as("errors and reads").isEmpty();
     }
 
     @Test
     void bitEditsKeepTheTtlAndBitopDropsIt() {
         same("SET k x EX 1000");
-        frames.take();
+        oracle.frames().take();
         same("SETBIT k 100 1");
         same("TTL k");
         same("SETBIT k 100 1");
@@ -355,7 +309,7 @@ class BitmapCommandsIT {
         same("TTL k");
         same("BITFIELD k OVERFLOW FAIL INCRBY u8 #3 1000");
         same("TTL k");
-        assertThat(frames.take()).as("SETBIT and the first BITFIELD changed bytes").hasSize(2)
+        assertThat(oracle.frames().take()).as("SETBIT and the first BITFIELD changed bytes").hasSize(2)
                 .allMatch(f -> f.startsWith("SET k x") && f.endsWith(" KEEPTTL"));
         same("BITOP NOT k k");
         same("TTL k");
@@ -392,22 +346,22 @@ class BitmapCommandsIT {
 
     @Test
     void bitfieldFrames() {
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         raw.call("BITFIELD", "k", "GET", "u8", "0");
-        assertThat(frames.take()).as("GET only: a read").isEmpty();
+        assertThat(oracle.frames().take()).as("GET only: a read").isEmpty();
         raw.call("BITFIELD", "k", "SET", "u8", "0", "65", "INCRBY", "u8", "8", "66");
-        assertThat(frames.take()).containsExactly("SET k AB KEEPTTL");
+        assertThat(oracle.frames().take()).containsExactly("SET k AB KEEPTTL");
         raw.call("BITFIELD", "k", "SET", "u8", "0", "65");
-        assertThat(frames.take()).as("same bytes").isEmpty();
+        assertThat(oracle.frames().take()).as("same bytes").isEmpty();
         raw.call("BITFIELD", "k", "OVERFLOW", "FAIL", "INCRBY", "u8", "0", "1000");
-        assertThat(frames.take()).as("every write failed: nothing changed").isEmpty();
+        assertThat(oracle.frames().take()).as("every write failed: nothing changed").isEmpty();
         raw.call("BITFIELD", "k", "OVERFLOW", "FAIL", "INCRBY", "u8", "16", "1000");
-        assertThat(frames.take()).as("failed, but the string grew").containsExactly("SET k AB\u0000 KEEPTTL");
+        assertThat(oracle.frames().take()).as("failed, but the string grew").containsExactly("SET k AB\u0000 KEEPTTL");
         raw.call("BITFIELD", "k", "INCRBY", "u8", "#0", "1", "INCRBY", "u8", "#0", "-1");
-        assertThat(frames.take()).as("edits that cancel out").isEmpty();
+        assertThat(oracle.frames().take()).as("edits that cancel out").isEmpty();
         raw.call("BITFIELD", "k", "SET", "u8", "0", "1", "SET", "u65", "0", "1");
         raw.call("BITFIELD_RO", "k", "SET", "u8", "0", "1");
-        assertThat(frames.take()).as("errors").isEmpty();
+        assertThat(oracle.frames().take()).as("errors").isEmpty();
     }
 
     /**
@@ -426,50 +380,50 @@ class BitmapCommandsIT {
             {"BITFIELD", "q", "INCRBY", "u8", "0", "1", "INCRBY", "u8", "0", "-1"},
             {"BITFIELD", "q", "GET", "u8", "0"},
         };
-        try (RawClient rw = redis.raw(); RawClient kw = kevy.raw();
+        try (RawClient rw = oracle.redis().raw(); RawClient kw = oracle.kevy().raw();
              ReplyDiff watcher = new ReplyDiff(kw, rw)) {
-            diff.same("SET", "q", "\u0000");
+            oracle.same("SET", "q", "\u0000");
             for (String[] write : writes) {
                 watcher.same("WATCH", "q");
-                diff.same(write);
+                oracle.same(write);
                 watcher.same("MULTI");
                 watcher.same("EXEC");
             }
         }
-        assertThat(diff.same("GET", "q")).isEqualTo("$1\r\n\u0000\r\n");
+        assertThat(oracle.same("GET", "q")).isEqualTo("$1\r\n\u0000\r\n");
     }
 
     @Test
     void bitopFramesAcrossShards() {
-        Engine e = engine();
+        Engine e = oracle.engine();
         String a = keyOnShard(e, "a", 0);
         String b = keyOnShard(e, "b", 1);
         String dst = keyOnShard(e, "d", 1);
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         raw.call("SET", a, "ab");
         raw.call("SET", b, "c");
-        frames.take();
+        oracle.frames().take();
         assertThat(raw.call("BITOP", "OR", dst, a, b)).isEqualTo(":2\r\n");
-        List<FrameRecorder.Frame> fs = frames.takeFrames();
+        List<FrameRecorder.Frame> fs = oracle.frames().takeFrames();
         assertThat(fs).extracting(FrameRecorder.Frame::text).containsExactly("SET " + dst + " cb");
         assertThat(fs).extracting(FrameRecorder.Frame::shard).containsExactly(1);
         assertThat(raw.call("BITOP", "AND", dst, "nokey", "nokey2")).isEqualTo(":0\r\n");
-        assertThat(frames.take()).as("empty result deletes dst").containsExactly("DEL " + dst);
+        assertThat(oracle.frames().take()).as("empty result deletes dst").containsExactly("DEL " + dst);
         assertThat(raw.call("EXISTS", dst)).isEqualTo(":0\r\n");
         assertThat(raw.call("BITOP", "AND", dst, "nokey")).isEqualTo(":0\r\n");
-        assertThat(frames.take()).as("empty result, dst absent: no-op").isEmpty();
+        assertThat(oracle.frames().take()).as("empty result, dst absent: no-op").isEmpty();
         raw.call("BITOP", "NOT", dst, a, b);
         raw.call("RPUSH", "l", "x");
-        frames.take();
+        oracle.frames().take();
         raw.call("BITOP", "AND", dst, a, "l");
-        assertThat(frames.take()).as("errors").isEmpty();
+        assertThat(oracle.frames().take()).as("errors").isEmpty();
         assertThat(raw.call("BITOP", "XOR", "l", a, a)).isEqualTo(":2\r\n");
-        assertThat(frames.take()).as("dst of another type is replaced").containsExactly("SET l \u0000\u0000");
+        assertThat(oracle.frames().take()).as("dst of another type is replaced").containsExactly("SET l \u0000\u0000");
     }
 
     @Test
     void flagsAsRedis() {
-        CommandTable t = engine().commands();
+        CommandTable t = oracle.engine().commands();
         assertThat(t.lookup("setbit").flags()).contains(CommandFlag.WRITE, CommandFlag.DENYOOM);
         assertThat(t.lookup("getbit").flags()).contains(CommandFlag.READONLY, CommandFlag.FAST);
         assertThat(t.lookup("bitcount").flags()).containsOnly(CommandFlag.READONLY);
@@ -487,7 +441,7 @@ class BitmapCommandsIT {
 
     @Test
     void lettuceClient() {
-        RedisCommands<String, String> r = kevy.lettuce();
+        RedisCommands<String, String> r = oracle.kevy().lettuce();
         assertThat(r.setbit("k", 3, 1)).isZero();
         assertThat(r.getbit("k", 3)).isEqualTo(1);
         assertThat(r.bitcount("k")).isEqualTo(1);

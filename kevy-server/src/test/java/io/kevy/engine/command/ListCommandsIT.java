@@ -6,11 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kevy.engine.Engine;
 import io.kevy.testing.FrameRecorder;
+import io.kevy.testing.OracleFixture;
 import io.kevy.testing.RawClient;
-import io.kevy.testing.RedisOracle;
-import io.kevy.testing.ReplyDiff;
 import io.kevy.testing.StateDump;
-import io.kevy.testing.TestServer;
 import io.lettuce.core.LMPopArgs;
 import io.lettuce.core.LMoveArgs;
 import io.lettuce.core.LPosArgs;
@@ -18,55 +16,20 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * List commands against a real Redis 7.0 (reply bytes and error texts), through lettuce, and their effect
  * frames (feed contract §7) on a 2-shard server.
  */
 class ListCommandsIT {
-    private static TestServer kevy;
-    private static RedisOracle redis;
-    private static ReplyDiff diff;
-    private static FrameRecorder frames;
-
-    @BeforeAll
-    static void start() {
-        kevy = TestServer.start();
-        redis = RedisOracle.start();
-        diff = new ReplyDiff(kevy.raw(), redis.raw());
-        frames = FrameRecorder.attach(engine());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (diff != null) {
-            diff.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-        if (kevy != null) {
-            kevy.close();
-        }
-    }
-
-    @BeforeEach
-    void flush() {
-        diff.same("FLUSHALL");
-        frames.take();
-    }
-
-    private static Engine engine() {
-        return kevy.server().engine();
-    }
+    @RegisterExtension
+    static final OracleFixture oracle = OracleFixture.create().recordFrames();
 
     /** Runs a space-separated command on both servers and asserts equal replies. */
     private static String same(String line) {
-        return diff.same(line.split(" "));
+        return oracle.sameLine(line);
     }
 
     @Test
@@ -286,7 +249,7 @@ class ListCommandsIT {
         same("LMOVE nokey s LEFT LEFT");
         same("LRANGE l 0 -1");
         same("GET s");
-        assertThat(frames.take()).containsExactly("SET s x", "RPUSH l a");
+        assertThat(oracle.frames().take()).containsExactly("SET s x", "RPUSH l a");
     }
 
     @Test
@@ -295,7 +258,7 @@ class ListCommandsIT {
         for (int i = 0; i < 5000; i++) {
             cmd.add("e" + (i % 97));
         }
-        diff.same(cmd.toArray(new String[0]));
+        oracle.same(cmd.toArray(new String[0]));
         same("LRANGE big 0 -1");
         same("LRANGE big 1000 1100");
         same("LINDEX big 2500");
@@ -312,26 +275,26 @@ class ListCommandsIT {
     @Test
     void binarySafeElements() {
         String bin = "a\u0000b\r\nc";
-        diff.same("RPUSH", "b", bin, "", "x y");
-        diff.same("LRANGE", "b", "0", "-1");
-        diff.same("LPOS", "b", "");
-        diff.same("LINSERT", "b", "AFTER", bin, "\u0000");
-        diff.same("LREM", "b", "0", "");
-        diff.same("LRANGE", "b", "0", "-1");
+        oracle.same("RPUSH", "b", bin, "", "x y");
+        oracle.same("LRANGE", "b", "0", "-1");
+        oracle.same("LPOS", "b", "");
+        oracle.same("LINSERT", "b", "AFTER", bin, "\u0000");
+        oracle.same("LREM", "b", "0", "");
+        oracle.same("LRANGE", "b", "0", "-1");
     }
 
     @Test
     void framesOfEachWrite() {
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         raw.call("LPUSH", "k", "a", "b");
         raw.call("RPUSH", "k", "c");
         raw.call("LPUSHX", "k", "x");
         raw.call("RPUSHX", "k", "y");
         raw.call("LPUSHX", "nokey", "x");
         raw.call("RPUSHX", "nokey", "x");
-        assertThat(frames.take()).containsExactly("LPUSH k a b", "RPUSH k c", "LPUSH k x", "RPUSH k y");
+        assertThat(oracle.frames().take()).containsExactly("LPUSH k a b", "RPUSH k c", "LPUSH k x", "RPUSH k y");
         raw.call("lpush", "k", "z");
-        assertThat(frames.take()).containsExactly("LPUSH k z");
+        assertThat(oracle.frames().take()).containsExactly("LPUSH k z");
 
         // k = z x b a c y
         raw.call("LPOP", "k");
@@ -339,7 +302,7 @@ class ListCommandsIT {
         raw.call("LPOP", "k", "0");
         raw.call("LPOP", "nokey");
         raw.call("LPOP", "nokey", "3");
-        assertThat(frames.take()).containsExactly("LPOP k 1", "RPOP k 2");
+        assertThat(oracle.frames().take()).containsExactly("LPOP k 1", "RPOP k 2");
 
         // k = x b a
         raw.call("LSET", "k", "-1", "A");
@@ -350,97 +313,97 @@ class ListCommandsIT {
         raw.call("LREM", "k", "0", "nope");
         raw.call("LTRIM", "k", "0", "-1");
         raw.call("LTRIM", "k", "0", "1");
-        assertThat(frames.take()).containsExactly("LSET k -1 A", "LINSERT k before b B", "LREM k 1 x",
+        assertThat(oracle.frames().take()).containsExactly("LSET k -1 A", "LINSERT k before b B", "LREM k 1 x",
                 "LTRIM k 0 1");
-        assertThat(kevy.raw().call("LRANGE", "k", "0", "-1")).isEqualTo("*2\r\n$1\r\nB\r\n$1\r\nb\r\n");
+        assertThat(oracle.kevy().raw().call("LRANGE", "k", "0", "-1")).isEqualTo("*2\r\n$1\r\nB\r\n$1\r\nb\r\n");
 
         raw.call("LPOP", "k", "5");
-        assertThat(frames.take()).containsExactly("LPOP k 2");
+        assertThat(oracle.frames().take()).containsExactly("LPOP k 2");
         assertThat(raw.call("EXISTS", "k")).isEqualTo(":0\r\n");
 
         raw.call("RPUSH", "m", "1", "2", "3");
         raw.call("LMPOP", "2", "nokey", "m", "RIGHT", "COUNT", "2");
         raw.call("LMPOP", "1", "m", "LEFT", "COUNT", "5");
         raw.call("LMPOP", "1", "m", "LEFT");
-        assertThat(frames.take()).containsExactly("RPUSH m 1 2 3", "RPOP m 2", "LPOP m 1");
+        assertThat(oracle.frames().take()).containsExactly("RPUSH m 1 2 3", "RPOP m 2", "LPOP m 1");
 
         raw.call("RPUSH", "t", "a");
         raw.call("LTRIM", "t", "1", "0");
-        assertThat(frames.take()).containsExactly("RPUSH t a", "LTRIM t 1 0");
+        assertThat(oracle.frames().take()).containsExactly("RPUSH t a", "LTRIM t 1 0");
         assertThat(raw.call("EXISTS", "t")).isEqualTo(":0\r\n");
 
         raw.call("SET", "s", "x");
-        frames.take();
+        oracle.frames().take();
         raw.call("LPUSH", "s", "a");
         raw.call("LPOP", "s");
         raw.call("LMOVE", "s", "d", "LEFT", "LEFT");
         raw.call("LMPOP", "1", "s", "LEFT");
         raw.call("LSET", "s", "0", "a");
-        assertThat(frames.take()).isEmpty();
+        assertThat(oracle.frames().take()).isEmpty();
     }
 
     /** LMOVE / RPOPLPUSH: the pop on src's shard and the push on dst's, whatever the shards. */
     @Test
     void moveFramesAcrossAndWithinShards() {
-        Engine e = engine();
+        Engine e = oracle.engine();
         String src = keyOnShard(e, "src", 0);
         String far = keyOnShard(e, "dst", 1);
         String near = keyOnShard(e, "dst", 0);
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         raw.call("RPUSH", src, "a", "b", "c");
-        frames.takeFrames();
+        oracle.frames().takeFrames();
 
         assertThat(raw.call("LMOVE", src, far, "LEFT", "RIGHT")).isEqualTo("$1\r\na\r\n");
-        List<FrameRecorder.Frame> fs = frames.takeFrames();
+        List<FrameRecorder.Frame> fs = oracle.frames().takeFrames();
         assertThat(fs).extracting(FrameRecorder.Frame::text).containsExactly("LPOP " + src + " 1", "RPUSH " + far + " a");
         assertThat(fs).extracting(FrameRecorder.Frame::shard).containsExactly(0, 1);
 
         assertThat(raw.call("RPOPLPUSH", src, near)).isEqualTo("$1\r\nc\r\n");
-        fs = frames.takeFrames();
+        fs = oracle.frames().takeFrames();
         assertThat(fs).extracting(FrameRecorder.Frame::text).containsExactly("RPOP " + src + " 1", "LPUSH " + near + " c");
         assertThat(fs).extracting(FrameRecorder.Frame::shard).containsExactly(0, 0);
 
         // src == dst: the push first, so a replay never empties (and deletes) the list
         assertThat(raw.call("LMOVE", src, src, "LEFT", "RIGHT")).isEqualTo("$1\r\nb\r\n");
-        assertThat(frames.take()).containsExactly("RPUSH " + src + " b", "LPOP " + src + " 1");
+        assertThat(oracle.frames().take()).containsExactly("RPUSH " + src + " b", "LPOP " + src + " 1");
         assertThat(raw.call("LRANGE", src, "0", "-1")).isEqualTo("*1\r\n$1\r\nb\r\n");
 
         // the last element moves: src is deleted
         assertThat(raw.call("LMOVE", src, far, "RIGHT", "LEFT")).isEqualTo("$1\r\nb\r\n");
-        assertThat(frames.take()).containsExactly("RPOP " + src + " 1", "LPUSH " + far + " b");
+        assertThat(oracle.frames().take()).containsExactly("RPOP " + src + " 1", "LPUSH " + far + " b");
         assertThat(raw.call("EXISTS", src)).isEqualTo(":0\r\n");
         assertThat(raw.call("LRANGE", far, "0", "-1")).isEqualTo("*2\r\n$1\r\nb\r\n$1\r\na\r\n");
 
         // nothing to move: no frames
         assertThat(raw.call("LMOVE", src, far, "RIGHT", "LEFT")).isEqualTo("$-1\r\n");
-        assertThat(frames.take()).isEmpty();
+        assertThat(oracle.frames().take()).isEmpty();
     }
 
     @Test
     void lmpopOverKeysOnDifferentShards() {
-        Engine e = engine();
+        Engine e = oracle.engine();
         String a = keyOnShard(e, "a", 0);
         String b = keyOnShard(e, "b", 1);
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         raw.call("RPUSH", b, "1", "2");
-        frames.take();
+        oracle.frames().take();
         assertThat(raw.call("LMPOP", "2", a, b, "LEFT", "COUNT", "5"))
                 .isEqualTo("*2\r\n$" + b.length() + "\r\n" + b + "\r\n*2\r\n$1\r\n1\r\n$1\r\n2\r\n");
-        List<FrameRecorder.Frame> fs = frames.takeFrames();
+        List<FrameRecorder.Frame> fs = oracle.frames().takeFrames();
         assertThat(fs).extracting(FrameRecorder.Frame::text).containsExactly("LPOP " + b + " 2");
         assertThat(fs).extracting(FrameRecorder.Frame::shard).containsExactly(1);
     }
 
     @Test
     void encodingIsQuicklist() {
-        kevy.raw().call("RPUSH", "q", "a");
-        assertThat(StateDump.encoding(engine(), "q")).isEqualTo("quicklist");
+        oracle.kevy().raw().call("RPUSH", "q", "a");
+        assertThat(StateDump.encoding(oracle.engine(), "q")).isEqualTo("quicklist");
     }
 
     @Test
     @SuppressWarnings("deprecation") // RPOPLPUSH is deprecated in lettuce (and Redis) but still served
     void lettuceClient() {
-        RedisCommands<String, String> r = kevy.lettuce();
+        RedisCommands<String, String> r = oracle.kevy().lettuce();
         assertThat(r.rpush("l", "a", "b", "c", "b")).isEqualTo(4);
         assertThat(r.lpush("l", "z")).isEqualTo(5);
         assertThat(r.lrange("l", 0, -1)).containsExactly("z", "a", "b", "c", "b");

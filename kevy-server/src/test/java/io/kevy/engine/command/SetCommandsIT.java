@@ -8,12 +8,10 @@ import io.kevy.engine.Bytes;
 import io.kevy.engine.Engine;
 import io.kevy.engine.Shard;
 import io.kevy.testing.FrameRecorder;
+import io.kevy.testing.OracleFixture;
 import io.kevy.testing.RawClient;
-import io.kevy.testing.RedisOracle;
 import io.kevy.testing.Replies;
-import io.kevy.testing.ReplyDiff;
 import io.kevy.testing.StateDump;
-import io.kevy.testing.TestServer;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
@@ -24,10 +22,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Set commands against a real Redis 7.0 (reply bytes and error texts; unordered comparisons where Redis's
@@ -35,65 +31,32 @@ import org.junit.jupiter.api.Test;
  * 2-shard server. Random replies (SPOP, SRANDMEMBER) are checked by their properties.
  */
 class SetCommandsIT {
-    private static TestServer kevy;
-    private static RedisOracle redis;
-    private static ReplyDiff diff;
-    private static FrameRecorder frames;
-
-    @BeforeAll
-    static void start() {
-        kevy = TestServer.start();
-        redis = RedisOracle.start();
-        diff = new ReplyDiff(kevy.raw(), redis.raw());
-        frames = FrameRecorder.attach(engine());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (diff != null) {
-            diff.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-        if (kevy != null) {
-            kevy.close();
-        }
-    }
-
-    @BeforeEach
-    void flush() {
-        diff.same("FLUSHALL");
-        frames.take();
-    }
-
-    private static Engine engine() {
-        return kevy.server().engine();
-    }
+    @RegisterExtension
+    static final OracleFixture oracle = OracleFixture.create().recordFrames();
 
     private static String same(String line) {
-        return diff.same(line.split(" "));
+        return oracle.sameLine(line);
     }
 
     /** Runs a command whose reply is a set (order not reproducible) and compares the members, sorted. */
     private static List<String> sameMembers(String line) {
         String[] args = line.split(" ");
-        List<String> expected = sorted(Replies.array(diff.redis().call(args)));
-        List<String> actual = sorted(Replies.array(diff.kevy().call(args)));
+        List<String> expected = sorted(Replies.array(oracle.diff().redis().call(args)));
+        List<String> actual = sorted(Replies.array(oracle.diff().kevy().call(args)));
         assertThat(actual).as("members of %s", line).isEqualTo(expected);
         return actual;
     }
 
     /** OBJECT ENCODING of {@code key} on kevy (read in-process) equals Redis's. */
     private static void sameEncoding(String key) {
-        String expected = diff.redis().call("OBJECT", "ENCODING", key);
-        String actual = StateDump.encoding(engine(), key);
+        String expected = oracle.diff().redis().call("OBJECT", "ENCODING", key);
+        String actual = StateDump.encoding(oracle.engine(), key);
         assertThat(actual == null ? "$-1\r\n" : "$" + actual.length() + "\r\n" + actual + "\r\n")
                 .as("encoding of %s", key).isEqualTo(expected);
     }
 
     private static void both(String... args) {
-        diff.same(args);
+        oracle.same(args);
     }
 
     @Test
@@ -143,7 +106,7 @@ class SetCommandsIT {
         for (int i = 0; i < 512; i++) {
             cmd.add(Integer.toString(i * 7 - 1000));
         }
-        diff.same(cmd.toArray(new String[0]));
+        oracle.same(cmd.toArray(new String[0]));
         sameEncoding("big");
         same("SMEMBERS big");
         same("SADD big 100000");
@@ -187,14 +150,14 @@ class SetCommandsIT {
 
     @Test
     void srandmemberProperties() {
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         List<String> add = new ArrayList<>(List.of("SADD", "s"));
         for (int i = 0; i < 100; i++) {
             add.add("m" + i);
         }
         raw.call(add.toArray(new String[0]));
         Set<String> all = new HashSet<>(add.subList(2, add.size()));
-        frames.take();
+        oracle.frames().take();
 
         // negative count: exactly |count| members, repeats allowed, also beyond the size
         List<String> rep = Replies.array(raw.call("SRANDMEMBER", "s", "-500"));
@@ -218,53 +181,53 @@ class SetCommandsIT {
         }
         assertThat(seen).isEqualTo(all);
         assertThat(raw.call("SCARD", "s")).isEqualTo(":100\r\n");
-        assertThat(frames.take()).isEmpty();
+        assertThat(oracle.frames().take()).isEmpty();
     }
 
     @Test
     void spopPropertiesAndFrames() {
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         List<String> add = new ArrayList<>(List.of("SADD", "s"));
         for (int i = 0; i < 100; i++) {
             add.add("m" + i);
         }
         raw.call(add.toArray(new String[0]));
         Set<String> left = new HashSet<>(add.subList(2, add.size()));
-        frames.take();
+        oracle.frames().take();
 
         String one = Replies.bulk(raw.call("SPOP", "s"));
         assertThat(left.remove(one)).isTrue();
-        assertThat(frames.take()).containsExactly("SREM s " + one);
+        assertThat(oracle.frames().take()).containsExactly("SREM s " + one);
         // few (pop one by one) and many (keep the rest) strategies
         for (int n : new int[] {3, 19, 60}) {
             List<String> popped = Replies.array(raw.call("SPOP", "s", Integer.toString(n)));
             assertThat(popped).hasSize(n).doesNotHaveDuplicates();
             assertThat(left).containsAll(popped);
             popped.forEach(left::remove);
-            assertThat(frames.take()).containsExactly("SREM s " + String.join(" ", popped));
+            assertThat(oracle.frames().take()).containsExactly("SREM s " + String.join(" ", popped));
             assertThat(sorted(Replies.array(raw.call("SMEMBERS", "s")))).isEqualTo(sorted(new ArrayList<>(left)));
         }
         List<String> rest = Replies.array(raw.call("SPOP", "s", "50"));
         assertThat(sorted(rest)).isEqualTo(sorted(new ArrayList<>(left)));
-        assertThat(frames.take()).containsExactly("SREM s " + String.join(" ", rest));
+        assertThat(oracle.frames().take()).containsExactly("SREM s " + String.join(" ", rest));
         assertThat(raw.call("EXISTS", "s")).isEqualTo(":0\r\n");
         raw.call("SPOP", "s");
         raw.call("SPOP", "s", "3");
-        assertThat(frames.take()).isEmpty();
+        assertThat(oracle.frames().take()).isEmpty();
     }
 
     @Test
     void spopOfManyMembersIsSplitIntoSremFramesOf1024() {
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         List<String> add = new ArrayList<>(List.of("SADD", "s"));
         for (int i = 0; i < 3000; i++) {
             add.add("m" + i);
         }
         raw.call(add.toArray(new String[0]));
-        frames.take();
+        oracle.frames().take();
         List<String> popped = Replies.array(raw.call("SPOP", "s", "2500"));
         assertThat(popped).hasSize(2500).doesNotHaveDuplicates();
-        List<String> fs = frames.take();
+        List<String> fs = oracle.frames().take();
         assertThat(fs).hasSize(3);
         List<String> removed = new ArrayList<>();
         for (String f : fs) {
@@ -283,15 +246,15 @@ class SetCommandsIT {
         for (int i = 0; i < 20; i++) {
             cmd.add(Integer.toString(i));
         }
-        diff.same(cmd.toArray(new String[0]));
+        oracle.same(cmd.toArray(new String[0]));
         same("SREM s a");
         sameEncoding("s");
         // 18 of 20: Redis rebuilds the set from the 2 members it keeps, as an intset
-        assertThat(Replies.array(diff.redis().call("SPOP", "s", "18"))).hasSize(18);
-        RawClient raw = kevy.raw();
+        assertThat(Replies.array(oracle.diff().redis().call("SPOP", "s", "18"))).hasSize(18);
+        RawClient raw = oracle.kevy().raw();
         byte[] key = Bytes.utf8("s");
         long when = System.currentTimeMillis() + 100_000;
-        Shard shard = engine().shardFor(key);
+        Shard shard = oracle.engine().shardFor(key);
         shard.lock().lock();
         try {
             shard.keyspace().setExpiry(shard.keyspace().node(key, System.currentTimeMillis()), when);
@@ -301,7 +264,7 @@ class SetCommandsIT {
         assertThat(Replies.array(raw.call("SPOP", "s", "18"))).hasSize(18);
         sameEncoding("s");
         same("SCARD s");
-        assertThat(StateDump.of(engine()).get("s")).endsWith(" PXAT " + when);
+        assertThat(StateDump.of(oracle.engine()).get("s")).endsWith(" PXAT " + when);
     }
 
     @Test
@@ -399,7 +362,7 @@ class SetCommandsIT {
         for (int i = 0; i < 40; i++) {
             big.add(Integer.toString(i));
         }
-        diff.same(big.toArray(new String[0]));
+        oracle.same(big.toArray(new String[0]));
         same("SADD f s1 s2 s3");
         same("SDIFFSTORE g e f");
         sameEncoding("g");
@@ -451,7 +414,7 @@ class SetCommandsIT {
         }
         same("EXISTS d");
         same("SMEMBERS s");
-        assertThat(frames.take()).containsExactly("SET str x", "SADD s 1");
+        assertThat(oracle.frames().take()).containsExactly("SET str x", "SADD s 1");
     }
 
     @Test
@@ -478,9 +441,9 @@ class SetCommandsIT {
         same("SSCAN i 0x1");
         same("SSCAN i +");
         same("SSCAN i -");
-        diff.same("SSCAN", "i", "");
-        diff.same("SSCAN", "i", " 0");
-        diff.same("SSCAN", "i", "0 ");
+        oracle.same("SSCAN", "i", "");
+        oracle.same("SSCAN", "i", " 0");
+        oracle.same("SSCAN", "i", "0 ");
         same("SSCAN nokey 0");
         same("SSCAN nokey 0 FOO");
         same("SSCAN nokey x");
@@ -489,7 +452,7 @@ class SetCommandsIT {
 
     @Test
     void sscanOfAHashtableReturnsEveryMember() {
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         List<String> add = new ArrayList<>(List.of("SADD", "h"));
         Set<String> all = new HashSet<>();
         for (int i = 0; i < 1000; i++) {
@@ -528,47 +491,47 @@ class SetCommandsIT {
 
     @Test
     void framesOfEachWrite() {
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         raw.call("SADD", "s", "a", "b", "a");
         raw.call("SADD", "s", "a", "c");
         raw.call("SADD", "s", "a");
         raw.call("SREM", "s", "a", "zz", "a");
         raw.call("SREM", "s", "zz");
         raw.call("SREM", "nokey", "a");
-        assertThat(frames.take()).containsExactly("SADD s a b", "SADD s c", "SREM s a");
+        assertThat(oracle.frames().take()).containsExactly("SADD s a b", "SADD s c", "SREM s a");
         raw.call("SMOVE", "s", "t", "b");
         raw.call("SMOVE", "s", "t", "zz");
         raw.call("SMOVE", "s", "s", "c");
         raw.call("SADD", "u", "c");
-        frames.take();
+        oracle.frames().take();
         raw.call("SMOVE", "s", "u", "c");
-        assertThat(frames.take()).containsExactly("SREM s c");
+        assertThat(oracle.frames().take()).containsExactly("SREM s c");
         assertThat(raw.call("EXISTS", "s")).isEqualTo(":0\r\n");
         raw.call("SET", "str", "x");
         raw.call("SADD", "str", "a");
         raw.call("SPOP", "str");
         raw.call("SMOVE", "t", "str", "b");
         raw.call("SINTERSTORE", "d", "t", "str");
-        assertThat(frames.take()).containsExactly("SET str x");
+        assertThat(oracle.frames().take()).containsExactly("SET str x");
     }
 
     @Test
     void storeFramesAreDelThenChunkedSadd() {
-        Engine e = engine();
+        Engine e = oracle.engine();
         String a = keyOnShard(e, "a", 0);
         String b = keyOnShard(e, "b", 1);
         String dst = keyOnShard(e, "d", 1);
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         List<String> add = new ArrayList<>(List.of("SADD", a));
         for (int i = 0; i < 2500; i++) {
             add.add("m" + i);
         }
         raw.call(add.toArray(new String[0]));
         raw.call("SADD", b, "m1", "m2", "x");
-        frames.take();
+        oracle.frames().take();
 
         assertThat(raw.call("SUNIONSTORE", dst, a, b)).isEqualTo(":2501\r\n");
-        List<FrameRecorder.Frame> fs = frames.takeFrames();
+        List<FrameRecorder.Frame> fs = oracle.frames().takeFrames();
         assertThat(fs).allMatch(f -> f.shard() == 1);
         assertThat(fs.get(0).text()).isEqualTo("DEL " + dst);
         assertThat(fs).hasSize(4);
@@ -584,47 +547,47 @@ class SetCommandsIT {
         assertThat(stored).hasSize(2501).contains("x", "m0", "m2499");
 
         assertThat(raw.call("SINTERSTORE", dst, a, b)).isEqualTo(":2\r\n");
-        List<String> texts = frames.take();
+        List<String> texts = oracle.frames().take();
         assertThat(texts).hasSize(2);
         assertThat(texts.get(0)).isEqualTo("DEL " + dst);
         assertThat(texts.get(1)).isIn("SADD " + dst + " m1 m2", "SADD " + dst + " m2 m1");
 
         // empty result: DEL only when dst existed
         assertThat(raw.call("SDIFFSTORE", dst, b, a, b)).isEqualTo(":0\r\n");
-        assertThat(frames.take()).containsExactly("DEL " + dst);
+        assertThat(oracle.frames().take()).containsExactly("DEL " + dst);
         assertThat(raw.call("SDIFFSTORE", dst, b, a, b)).isEqualTo(":0\r\n");
-        assertThat(frames.take()).isEmpty();
+        assertThat(oracle.frames().take()).isEmpty();
 
         // integer results rebuild in ascending order
         raw.call("SADD", b, "3", "1", "2");
         raw.call("SREM", b, "m1", "m2", "x");
-        frames.take();
+        oracle.frames().take();
         assertThat(raw.call("SUNIONSTORE", dst, b)).isEqualTo(":3\r\n");
-        assertThat(frames.take()).containsExactly("DEL " + dst, "SADD " + dst + " 1 2 3");
+        assertThat(oracle.frames().take()).containsExactly("DEL " + dst, "SADD " + dst + " 1 2 3");
     }
 
     @Test
     void smoveAcrossShards() {
-        Engine e = engine();
+        Engine e = oracle.engine();
         String src = keyOnShard(e, "src", 1);
         String dst = keyOnShard(e, "dst", 0);
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         raw.call("SADD", src, "m", "n");
         raw.call("SADD", dst, "n");
-        frames.take();
+        oracle.frames().take();
         assertThat(raw.call("SMOVE", src, dst, "m")).isEqualTo(":1\r\n");
-        List<FrameRecorder.Frame> fs = frames.takeFrames();
+        List<FrameRecorder.Frame> fs = oracle.frames().takeFrames();
         assertThat(fs).extracting(FrameRecorder.Frame::text).containsExactly("SREM " + src + " m", "SADD " + dst + " m");
         assertThat(fs).extracting(FrameRecorder.Frame::shard).containsExactly(1, 0);
         // already a member of dst: only the removal is an effect
         assertThat(raw.call("SMOVE", src, dst, "n")).isEqualTo(":1\r\n");
-        assertThat(frames.take()).containsExactly("SREM " + src + " n");
+        assertThat(oracle.frames().take()).containsExactly("SREM " + src + " n");
         assertThat(raw.call("EXISTS", src)).isEqualTo(":0\r\n");
     }
 
     @Test
     void lettuceClient() {
-        RedisCommands<String, String> r = kevy.lettuce();
+        RedisCommands<String, String> r = oracle.kevy().lettuce();
         assertThat(r.sadd("s", "a", "b", "c")).isEqualTo(3);
         assertThat(r.smembers("s")).containsExactlyInAnyOrder("a", "b", "c");
         assertThat(r.sismember("s", "a")).isTrue();

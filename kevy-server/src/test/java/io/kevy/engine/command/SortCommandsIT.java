@@ -1,14 +1,13 @@
 package io.kevy.engine.command;
 
-import static io.kevy.engine.command.BitmapCommandsIT.sameBytes;
 import static io.kevy.testing.StateDump.keyOnShard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kevy.engine.Engine;
 import io.kevy.testing.FrameRecorder;
+import io.kevy.testing.OracleFixture;
 import io.kevy.testing.RawClient;
-import io.kevy.testing.RedisOracle;
 import io.kevy.testing.Replies;
 import io.kevy.testing.ReplyDiff;
 import io.kevy.testing.StateDump;
@@ -19,10 +18,8 @@ import io.lettuce.core.api.sync.RedisCommands;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * SORT and SORT_RO against a real Redis 7.0 (reply bytes and error texts), through lettuce, their locking (key
@@ -30,61 +27,25 @@ import org.junit.jupiter.api.Test;
  * STORE key land on both shards.
  */
 class SortCommandsIT {
-    private static TestServer kevy;
-    private static RedisOracle redis;
-    private static ReplyDiff diff;
-    private static FrameRecorder frames;
-
-    private static final List<String> LIMITS = List.of("0 3", "2 2", "-1 2", "0 -1", "0 -5", "5 0", "100 1", "3 100",
-            "-5 -5", "9223372036854775807 1", "0 9223372036854775807", "-9223372036854775808 2", "1 -1", "0 0");
-
-    @BeforeAll
-    static void start() {
-        kevy = TestServer.start();
-        redis = RedisOracle.start();
-        frames = FrameRecorder.attach(engine());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (diff != null) {
-            diff.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-        if (kevy != null) {
-            kevy.close();
-        }
-    }
-
     /**
      * Fresh connections for every test: Redis 7.0's SORT tests {@code errno == ERANGE} after strtod without
      * clearing errno first, so an ERANGE left by an earlier command (an out-of-range weight) fails later SORTs of
      * non-integer weights until some system call resets errno; accepting a new connection does (its accept loop
      * ends with EAGAIN). kevy does not reproduce that stale state.
      */
-    @BeforeEach
-    void flush() {
-        if (diff != null) {
-            diff.close();
-        }
-        diff = new ReplyDiff(kevy.raw(), redis.raw());
-        diff.same("FLUSHALL");
-        frames.take();
-    }
+    @RegisterExtension
+    static final OracleFixture oracle = OracleFixture.create().recordFrames().freshConnectionsEachTest();
 
-    private static Engine engine() {
-        return kevy.server().engine();
-    }
+    private static final List<String> LIMITS = List.of("0 3", "2 2", "-1 2", "0 -1", "0 -5", "5 0", "100 1", "3 100",
+            "-5 -5", "9223372036854775807 1", "0 9223372036854775807", "-9223372036854775808 2", "1 -1", "0 0");
 
     private static String same(String line) {
-        return diff.same(line.split(" "));
+        return oracle.sameLine(line);
     }
 
     @Test
     void numericSortOfAList() {
-        diff.same("RPUSH", "l", "3", "1", "2", "10", "-1", "1.5", " 4", "", "0x10", "inf", "-inf", "1e3", "+5", ".5",
+        oracle.same("RPUSH", "l", "3", "1", "2", "10", "-1", "1.5", " 4", "", "0x10", "inf", "-inf", "1e3", "+5", ".5",
                 "-0", "0", "2");
         same("SORT l");
         same("SORT l DESC");
@@ -105,52 +66,51 @@ class SortCommandsIT {
     void weightsThatAreNotNumbers() {
         for (String bad : List.of("a", "1a", "1 ", "nan", "1e400", "-1e400", "1e-400", "1e-310", "0x", "1e", "infx",
                 " ")) {
-            diff.same("DEL", "bad");
-            diff.same("RPUSH", "bad", "1", bad);
-            diff.same("SORT", "bad");
-            diff.same("SORT", "bad", "LIMIT", "0", "0");
-            diff.same("SORT", "bad", "ALPHA");
-            diff.same("SORT", "bad", "BY", "nosort");
+            oracle.same("DEL", "bad");
+            oracle.same("RPUSH", "bad", "1", bad);
+            oracle.same("SORT", "bad");
+            oracle.same("SORT", "bad", "LIMIT", "0", "0");
+            oracle.same("SORT", "bad", "ALPHA");
+            oracle.same("SORT", "bad", "BY", "nosort");
         }
-        diff.close();
-        diff = new ReplyDiff(kevy.raw(), redis.raw()); // clears the ERANGE the bad weights left in Redis's errno
+        oracle.reconnect(); // clears the ERANGE the bad weights left in Redis's errno
         for (String good : List.of("0x1p-1070", "2.2250738585072014e-308", "  -Infinity", "5.", "1e-300")) {
-            diff.same("DEL", "good");
-            diff.same("RPUSH", "good", good, "0");
-            diff.same("SORT", "good");
+            oracle.same("DEL", "good");
+            oracle.same("RPUSH", "good", good, "0");
+            oracle.same("SORT", "good");
         }
-        sameBytes(diff, "RPUSH", "nul", "2\u0000x", "1");
-        sameBytes(diff, "SORT", "nul");
+        oracle.sameBytes("RPUSH", "nul", "2\u0000x", "1");
+        oracle.sameBytes("SORT", "nul");
     }
 
     @Test
     void alphaSort() {
-        diff.same("RPUSH", "l", "b", "B", "a", "A", "10", "9", "", "_", "\u00e9", "e", "ab", "a");
+        oracle.same("RPUSH", "l", "b", "B", "a", "A", "10", "9", "", "_", "\u00e9", "e", "ab", "a");
         same("SORT l ALPHA");
         same("SORT l ALPHA DESC");
         for (String limit : LIMITS) {
             same("SORT l ALPHA LIMIT " + limit);
         }
-        sameBytes(diff, "RPUSH", "nul", "a\u0000c", "a\u0000b", "a", "a\u0001", "\u00ff", "\u0080");
-        sameBytes(diff, "SORT", "nul", "ALPHA");
-        sameBytes(diff, "SORT", "nul", "ALPHA", "DESC");
-        sameBytes(diff, "SORT", "nul", "ALPHA", "STORE", "dst");
-        sameBytes(diff, "LRANGE", "dst", "0", "-1");
-        sameBytes(diff, "SORT", "nul", "ALPHA", "DESC", "STORE", "dst");
-        sameBytes(diff, "LRANGE", "dst", "0", "-1");
+        oracle.sameBytes("RPUSH", "nul", "a\u0000c", "a\u0000b", "a", "a\u0001", "\u00ff", "\u0080");
+        oracle.sameBytes("SORT", "nul", "ALPHA");
+        oracle.sameBytes("SORT", "nul", "ALPHA", "DESC");
+        oracle.sameBytes("SORT", "nul", "ALPHA", "STORE", "dst");
+        oracle.sameBytes("LRANGE", "dst", "0", "-1");
+        oracle.sameBytes("SORT", "nul", "ALPHA", "DESC", "STORE", "dst");
+        oracle.sameBytes("LRANGE", "dst", "0", "-1");
     }
 
     @Test
     void byPatterns() {
         same("RPUSH l a b c d e");
-        diff.same("SET", "w_a", "3");
-        diff.same("SET", "w_b", "1");
-        diff.same("SET", "w_c", "2");
-        diff.same("SET", "w_e", "x");
-        diff.same("HSET", "h_a", "f", "9", "g", "z");
-        diff.same("HSET", "h_b", "f", "-1");
-        diff.same("HSET", "h_d", "f", "4");
-        diff.same("RPUSH", "w_d", "5");
+        oracle.same("SET", "w_a", "3");
+        oracle.same("SET", "w_b", "1");
+        oracle.same("SET", "w_c", "2");
+        oracle.same("SET", "w_e", "x");
+        oracle.same("HSET", "h_a", "f", "9", "g", "z");
+        oracle.same("HSET", "h_b", "f", "-1");
+        oracle.same("HSET", "h_d", "f", "4");
+        oracle.same("RPUSH", "w_d", "5");
         same("SORT l BY w_*");
         same("SORT l BY w_* ALPHA");
         same("SORT l BY w_* ALPHA DESC");
@@ -164,31 +124,31 @@ class SortCommandsIT {
         same("SORT l BY nokey_* DESC");
         same("SORT l BY *");
         same("SORT l BY x*y");
-        diff.same("SET", "xay", "2");
+        oracle.same("SET", "xay", "2");
         same("SORT l BY x*y");
         for (String limit : LIMITS) {
             same("SORT l BY h_*->f LIMIT " + limit);
             same("SORT l BY w_* DESC LIMIT " + limit);
         }
-        diff.same("RPUSH", "n", "1", "2", "3");
-        diff.same("SET", "w_1", "nan");
+        oracle.same("RPUSH", "n", "1", "2", "3");
+        oracle.same("SET", "w_1", "nan");
         same("SORT n BY w_*");
         same("SORT n BY w_* ALPHA");
         same("SORT l BY w_* BY nosort");
         same("SORT l BY nosort BY w_*");
-        diff.same("SET", "arrow_a->", "3");
-        diff.same("SET", "arrow_b->", "1");
+        oracle.same("SET", "arrow_a->", "3");
+        oracle.same("SET", "arrow_b->", "1");
         same("SORT l BY arrow_*-> GET arrow_*->");
     }
 
     @Test
     void getPatterns() {
         same("RPUSH l 3 1 2 4");
-        diff.same("SET", "o_1", "one");
-        diff.same("SET", "o_2", "two");
-        diff.same("HSET", "h_1", "name", "uno");
-        diff.same("HSET", "h_3", "name", "tres");
-        diff.same("RPUSH", "o_3", "x");
+        oracle.same("SET", "o_1", "one");
+        oracle.same("SET", "o_2", "two");
+        oracle.same("HSET", "h_1", "name", "uno");
+        oracle.same("HSET", "h_3", "name", "tres");
+        oracle.same("RPUSH", "o_3", "x");
         same("SORT l GET #");
         same("SORT l GET o_*");
         same("SORT l GET # GET o_* GET h_*->name GET h_*->nofield GET o_*->name");
@@ -204,8 +164,8 @@ class SortCommandsIT {
         same("LRANGE dst 0 -1");
         same("SORT l GET o_* GET # STORE dst");
         same("LRANGE dst 0 -1");
-        sameBytes(diff, "SORT", "l", "GET", "#\u0000x");
-        sameBytes(diff, "SORT", "l", "GET", "o_\u0000*");
+        oracle.sameBytes("SORT", "l", "GET", "#\u0000x");
+        oracle.sameBytes("SORT", "l", "GET", "o_\u0000*");
     }
 
     @Test
@@ -235,9 +195,9 @@ class SortCommandsIT {
         same("SORT zn");
         same("SORT zn BY nosort");
         same("SADD hs b a c 1");
-        String kevyOrder = kevy.raw().call("SORT", "hs", "BY", "nosort");
-        assertThat(Replies.sortedArray(kevyOrder)).isEqualTo(Replies.sortedArray(redis.raw().call("SORT", "hs", "BY",
-                "nosort")));
+        String kevyOrder = oracle.kevy().raw().call("SORT", "hs", "BY", "nosort");
+        assertThat(Replies.sortedArray(kevyOrder))
+                .isEqualTo(Replies.sortedArray(oracle.redis().raw().call("SORT", "hs", "BY", "nosort")));
         same("SORT hs BY nosort STORE dst");
         same("LRANGE dst 0 -1");
         same("SORT hs BY nosort ALPHA DESC STORE dst");
@@ -247,10 +207,10 @@ class SortCommandsIT {
     @Test
     void sortingAReadsSortedSetConvertsItToSkiplistAsRedis() {
         same("ZADD z 1 a 2 b");
-        assertThat(StateDump.encoding(engine(), "z")).isEqualTo("listpack");
+        assertThat(StateDump.encoding(oracle.engine(), "z")).isEqualTo("listpack");
         same("SORT z BY nosort");
-        assertThat(StateDump.encoding(engine(), "z")).isEqualTo("skiplist");
-        assertThat(redis.raw().call("OBJECT", "ENCODING", "z")).isEqualTo("$8\r\nskiplist\r\n");
+        assertThat(StateDump.encoding(oracle.engine(), "z")).isEqualTo("skiplist");
+        assertThat(oracle.redis().raw().call("OBJECT", "ENCODING", "z")).isEqualTo("$8\r\nskiplist\r\n");
     }
 
     @Test
@@ -296,40 +256,40 @@ class SortCommandsIT {
 
     @Test
     void storeFramesAcrossShards() {
-        Engine e = engine();
+        Engine e = oracle.engine();
         String src = keyOnShard(e, "src", 0);
         String dst = keyOnShard(e, "dst", 1);
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         raw.call("RPUSH", src, "3", "1", "2");
-        frames.take();
+        oracle.frames().take();
         assertThat(raw.call("SORT", src, "STORE", dst)).isEqualTo(":3\r\n");
-        List<FrameRecorder.Frame> fs = frames.takeFrames();
+        List<FrameRecorder.Frame> fs = oracle.frames().takeFrames();
         assertThat(fs).extracting(FrameRecorder.Frame::text).containsExactly("DEL " + dst, "RPUSH " + dst + " 1 2 3");
         assertThat(fs).extracting(FrameRecorder.Frame::shard).containsExactly(1, 1);
 
         assertThat(raw.call("SORT", src, "LIMIT", "0", "0", "STORE", dst)).isEqualTo(":0\r\n");
-        assertThat(frames.take()).as("empty result deletes dst").containsExactly("DEL " + dst);
+        assertThat(oracle.frames().take()).as("empty result deletes dst").containsExactly("DEL " + dst);
         assertThat(raw.call("SORT", src, "LIMIT", "0", "0", "STORE", dst)).isEqualTo(":0\r\n");
-        assertThat(frames.take()).as("empty result, dst absent: no-op").isEmpty();
+        assertThat(oracle.frames().take()).as("empty result, dst absent: no-op").isEmpty();
 
         raw.call("SORT", src);
         raw.call("SORT_RO", src, "GET", "#");
         raw.call("SORT", src, "LIMIT", "x", "1", "STORE", dst);
         raw.call("SORT", "nokey", "STORE", dst);
-        assertThat(frames.take()).as("reads, errors and no-ops").isEmpty();
+        assertThat(oracle.frames().take()).as("reads, errors and no-ops").isEmpty();
     }
 
     @Test
     void largeStoreIsChunked() {
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         List<String> cmd = new ArrayList<>(List.of("RPUSH", "big"));
         for (int i = 2500; i > 0; i--) {
             cmd.add(Integer.toString(i));
         }
         raw.call(cmd.toArray(new String[0]));
-        frames.take();
+        oracle.frames().take();
         assertThat(raw.call("SORT", "big", "STORE", "dst")).isEqualTo(":2500\r\n");
-        List<FrameRecorder.Frame> fs = frames.takeFrames();
+        List<FrameRecorder.Frame> fs = oracle.frames().takeFrames();
         assertThat(fs).extracting(f -> f.argv().length).containsExactly(2, 1026, 1026, 454);
         assertThat(fs.get(1).text()).startsWith("RPUSH dst 1 2 3 ");
         assertThat(new String(fs.get(3).argv()[453], StandardCharsets.UTF_8)).isEqualTo("2500");
@@ -337,13 +297,13 @@ class SortCommandsIT {
 
     @Test
     void byAndGetReadKeysOnEveryShard() {
-        Engine e = engine();
-        RawClient raw = kevy.raw();
+        Engine e = oracle.engine();
+        RawClient raw = oracle.kevy().raw();
         List<String> elems = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             elems.add("e" + i);
-            diff.same("SET", "w_e" + i, Integer.toString((i * 7) % 20));
-            diff.same("SET", "o_e" + i, "v" + i);
+            oracle.same("SET", "w_e" + i, Integer.toString((i * 7) % 20));
+            oracle.same("SET", "o_e" + i, "v" + i);
         }
         List<Integer> shards = new ArrayList<>();
         for (String x : elems) {
@@ -352,7 +312,7 @@ class SortCommandsIT {
         assertThat(shards).as("the weights live on both shards").contains(0, 1);
         List<String> push = new ArrayList<>(List.of("RPUSH", "l"));
         push.addAll(elems);
-        diff.same(push.toArray(new String[0]));
+        oracle.same(push.toArray(new String[0]));
         same("SORT l BY w_* GET o_* GET #");
         same("SORT l BY w_* DESC GET o_* STORE dst");
         same("LRANGE dst 0 -1");
@@ -361,12 +321,12 @@ class SortCommandsIT {
 
     @Test
     void keyFinderLocksAllShardsOnlyWhenPatternsReadKeys() {
-        try (ReplyDiff d = new ReplyDiff(kevy.raw(), redis.raw())) {
+        try (ReplyDiff d = new ReplyDiff(oracle.kevy().raw(), oracle.redis().raw())) {
             d.same("COMMAND", "GETKEYS", "SORT", "k", "BY", "w_*", "STORE", "d");
             d.same("COMMAND", "GETKEYS", "SORT", "k", "GET", "#", "GET", "o_*->f");
         }
-        CommandSpec sort = engine().commands().lookup("sort");
-        CommandSpec ro = engine().commands().lookup("sort_ro");
+        CommandSpec sort = oracle.engine().commands().lookup("sort");
+        CommandSpec ro = oracle.engine().commands().lookup("sort_ro");
         assertThat(sort.keyPositions(argv("SORT k"))).containsExactly(1);
         assertThat(sort.keyPositions(argv("SORT k DESC ALPHA LIMIT 0 1"))).containsExactly(1);
         assertThat(sort.keyPositions(argv("SORT k STORE d"))).containsExactly(1, 3);
@@ -401,7 +361,7 @@ class SortCommandsIT {
 
     @Test
     void lettuceClient() {
-        RedisCommands<String, String> r = kevy.lettuce();
+        RedisCommands<String, String> r = oracle.kevy().lettuce();
         r.rpush("l", "3", "1", "2");
         r.set("w_1", "30");
         r.set("w_2", "20");
@@ -435,7 +395,7 @@ class SortCommandsIT {
         String[] dsts = {"d0", "d1", "{t}d2", "l", "w_2"};
         try (TestServer source = TestServer.start(io.kevy.server.config.ServerOptions.SHARDS, 3);
              TestServer mirror = TestServer.start(io.kevy.server.config.ServerOptions.SHARDS, 2);
-             RawClient src = source.raw(); RawClient r = redis.raw()) {
+             RawClient src = source.raw(); RawClient r = oracle.redis().raw()) {
             r.call("FLUSHALL");
             FrameRecorder recorder = FrameRecorder.attach(source.server().engine());
             for (int i = 0; i < 1500; i++) {
