@@ -2,15 +2,12 @@ package io.kevy.engine.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kevy.testing.RedisOracle;
+import io.kevy.testing.OracleFixture;
 import io.kevy.testing.ReplyDiff;
-import io.kevy.testing.TestServer;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The element commands of sorted sets (ZADD, ZINCRBY, ZREM, ZSCORE, ZMSCORE, ZCARD, ZRANK, ZREVRANK) and score
@@ -18,37 +15,11 @@ import org.junit.jupiter.api.Test;
  * asserted against 7.2's documented replies.
  */
 class ZSetCommandsIT {
-    private static TestServer kevy;
-    private static RedisOracle redis;
-    private static ReplyDiff diff;
-
-    @BeforeAll
-    static void start() {
-        kevy = TestServer.start();
-        redis = RedisOracle.start();
-        diff = new ReplyDiff(kevy.raw(), redis.raw());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (diff != null) {
-            diff.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-        if (kevy != null) {
-            kevy.close();
-        }
-    }
-
-    @BeforeEach
-    void flush() {
-        diff.same("FLUSHALL");
-    }
+    @RegisterExtension
+    static final OracleFixture oracle = OracleFixture.create();
 
     static void same(String... args) {
-        diff.same(args);
+        oracle.same(args);
     }
 
     @Test
@@ -206,14 +177,14 @@ class ZSetCommandsIT {
         same("ZRANK", "str", "a");
         same("ZREVRANK", "str", "a");
         // WITHSCORE is Redis 7.2: kevy answers as 7.2 does
-        assertThat(diff.kevy().call("ZRANK", "z", "c", "WITHSCORE")).isEqualTo("*2\r\n:2\r\n$1\r\n2\r\n");
-        assertThat(diff.kevy().call("ZREVRANK", "z", "a", "withscore")).isEqualTo("*2\r\n:3\r\n$1\r\n1\r\n");
-        assertThat(diff.kevy().call("ZRANK", "z", "x", "WITHSCORE")).isEqualTo("*-1\r\n");
-        assertThat(diff.kevy().call("ZRANK", "missing", "x", "WITHSCORE")).isEqualTo("*-1\r\n");
-        assertThat(diff.kevy().call("ZRANK", "z", "a", "WITHSCORES")).isEqualTo("-ERR syntax error\r\n");
-        assertThat(diff.kevy().call("ZRANK", "z", "a", "WITHSCORE", "x"))
+        assertThat(oracle.diff().kevy().call("ZRANK", "z", "c", "WITHSCORE")).isEqualTo("*2\r\n:2\r\n$1\r\n2\r\n");
+        assertThat(oracle.diff().kevy().call("ZREVRANK", "z", "a", "withscore")).isEqualTo("*2\r\n:3\r\n$1\r\n1\r\n");
+        assertThat(oracle.diff().kevy().call("ZRANK", "z", "x", "WITHSCORE")).isEqualTo("*-1\r\n");
+        assertThat(oracle.diff().kevy().call("ZRANK", "missing", "x", "WITHSCORE")).isEqualTo("*-1\r\n");
+        assertThat(oracle.diff().kevy().call("ZRANK", "z", "a", "WITHSCORES")).isEqualTo("-ERR syntax error\r\n");
+        assertThat(oracle.diff().kevy().call("ZRANK", "z", "a", "WITHSCORE", "x"))
                 .isEqualTo("-ERR wrong number of arguments for 'zrank' command\r\n");
-        assertThat(diff.kevy().call("ZRANK", "str", "a", "WITHSCORE")).startsWith("-WRONGTYPE");
+        assertThat(oracle.diff().kevy().call("ZRANK", "str", "a", "WITHSCORE")).startsWith("-WRONGTYPE");
     }
 
     @Test

@@ -1,12 +1,9 @@
 package io.kevy.engine.command;
 
-import io.kevy.testing.RedisOracle;
-import io.kevy.testing.ReplyDiff;
-import io.kevy.testing.TestServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.kevy.testing.OracleFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * ZRANGE in every form, ZRANGESTORE, ZCOUNT, ZLEXCOUNT and ZREMRANGEBY*, reply for reply against a real Redis
@@ -14,41 +11,19 @@ import org.junit.jupiter.api.Test;
  * ranges, and the errors of invalid combinations.
  */
 class ZSetRangeCommandsIT {
-    private static TestServer kevy;
-    private static RedisOracle redis;
-    private static ReplyDiff diff;
-
-    @BeforeAll
-    static void start() {
-        kevy = TestServer.start();
-        redis = RedisOracle.start();
-        diff = new ReplyDiff(kevy.raw(), redis.raw());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (diff != null) {
-            diff.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-        if (kevy != null) {
-            kevy.close();
-        }
-    }
+    @RegisterExtension
+    static final OracleFixture oracle = OracleFixture.create();
 
     @BeforeEach
-    void flush() {
-        diff.same("FLUSHALL");
-        diff.same("ZADD", "z", "-inf", "ninf", "1", "a", "2", "b", "2", "c", "3.5", "d", "10", "e", "inf", "pinf");
-        diff.same("ZADD", "lex", "0", "a", "0", "b", "0", "c", "0", "d", "0", "e", "0", "f", "0", "g", "0", "aa", "0",
+    void seed() {
+        oracle.same("ZADD", "z", "-inf", "ninf", "1", "a", "2", "b", "2", "c", "3.5", "d", "10", "e", "inf", "pinf");
+        oracle.same("ZADD", "lex", "0", "a", "0", "b", "0", "c", "0", "d", "0", "e", "0", "f", "0", "g", "0", "aa", "0",
                 "");
-        diff.same("SET", "str", "v");
+        oracle.same("SET", "str", "v");
     }
 
     static void same(String... args) {
-        diff.same(args);
+        oracle.same(args);
     }
 
     @Test

@@ -2,19 +2,16 @@ package io.kevy.engine.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kevy.testing.RedisOracle;
-import io.kevy.testing.ReplyDiff;
-import io.kevy.testing.TestServer;
+import io.kevy.testing.OracleFixture;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * ZPOPMIN, ZPOPMAX, ZMPOP, ZUNION/ZINTER/ZDIFF and their STORE forms, ZINTERCARD, ZSCAN and ZRANDMEMBER against a
@@ -22,48 +19,26 @@ import org.junit.jupiter.api.Test;
  * Random replies (ZRANDMEMBER, ZSCAN of a large set) are checked for shape and membership.
  */
 class ZSetSetOpsIT {
-    private static TestServer kevy;
-    private static RedisOracle redis;
-    private static ReplyDiff diff;
-
-    @BeforeAll
-    static void start() {
-        kevy = TestServer.start();
-        redis = RedisOracle.start();
-        diff = new ReplyDiff(kevy.raw(), redis.raw());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (diff != null) {
-            diff.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
-        if (kevy != null) {
-            kevy.close();
-        }
-    }
+    @RegisterExtension
+    static final OracleFixture oracle = OracleFixture.create();
 
     @BeforeEach
-    void flush() {
-        diff.same("FLUSHALL");
-        diff.same("ZADD", "z1", "1", "a", "2", "b", "3", "c");
-        diff.same("ZADD", "z2", "10", "b", "20", "c", "30", "d", "40", "e");
-        diff.same("ZADD", "z3", "inf", "c", "-inf", "d", "5", "e");
-        diff.same("SET", "str", "v");
+    void seed() {
+        oracle.same("ZADD", "z1", "1", "a", "2", "b", "3", "c");
+        oracle.same("ZADD", "z2", "10", "b", "20", "c", "30", "d", "40", "e");
+        oracle.same("ZADD", "z3", "inf", "c", "-inf", "d", "5", "e");
+        oracle.same("SET", "str", "v");
     }
 
     static String same(String... args) {
-        return diff.same(args);
+        return oracle.same(args);
     }
 
     @Test
     void keysOfTheFixtureLiveOnBothShards() {
         Set<Integer> shards = new HashSet<>();
         for (String k : new String[] {"z1", "z2", "z3", "dst"}) {
-            shards.add(kevy.server().engine().shardIndex(k.getBytes()));
+            shards.add(oracle.engine().shardIndex(k.getBytes()));
         }
         assertThat(shards).hasSize(2);
     }
@@ -247,7 +222,7 @@ class ZSetSetOpsIT {
         String cursor = "0";
         int calls = 0;
         do {
-            List<String> parts = bulks(diff.kevy().call("ZSCAN", "big", cursor, "COUNT", "50"));
+            List<String> parts = bulks(oracle.diff().kevy().call("ZSCAN", "big", cursor, "COUNT", "50"));
             cursor = parts.get(0);
             for (int i = 1; i < parts.size(); i += 2) {
                 assertThat(parts.get(i + 1)).isEqualTo(parts.get(i).substring(1));
@@ -257,7 +232,8 @@ class ZSetSetOpsIT {
         } while (!cursor.equals("0"));
         assertThat(seen).hasSize(1000);
         assertThat(calls).isGreaterThan(1);
-        List<String> matched = bulks(diff.kevy().call("ZSCAN", "big", "0", "MATCH", "m99*", "COUNT", "100000"));
+        List<String> matched =
+                bulks(oracle.diff().kevy().call("ZSCAN", "big", "0", "MATCH", "m99*", "COUNT", "100000"));
         assertThat(matched.get(0)).isEqualTo("0");
         assertThat(matched.subList(1, matched.size())).containsExactlyInAnyOrder("m99", "99", "m990", "990", "m991",
                 "991", "m992", "992", "m993", "993", "m994", "994", "m995", "995", "m996", "996", "m997", "997",
@@ -284,10 +260,10 @@ class ZSetSetOpsIT {
         same("ZRANDMEMBER", "str");
         same("ZRANDMEMBER", "str", "1");
         Set<String> members = Set.of("b", "c", "d", "e");
-        assertThat(bulks(diff.kevy().call("ZRANDMEMBER", "z2"))).hasSize(1).allMatch(members::contains);
-        List<String> withRepeats = bulks(diff.kevy().call("ZRANDMEMBER", "z2", "-20"));
+        assertThat(bulks(oracle.diff().kevy().call("ZRANDMEMBER", "z2"))).hasSize(1).allMatch(members::contains);
+        List<String> withRepeats = bulks(oracle.diff().kevy().call("ZRANDMEMBER", "z2", "-20"));
         assertThat(withRepeats).hasSize(20).allMatch(members::contains);
-        List<String> scored = bulks(diff.kevy().call("ZRANDMEMBER", "z2", "-6", "WITHSCORES"));
+        List<String> scored = bulks(oracle.diff().kevy().call("ZRANDMEMBER", "z2", "-6", "WITHSCORES"));
         assertThat(scored).hasSize(12);
         for (int i = 0; i < 12; i += 2) {
             assertThat(scored.get(i + 1)).isEqualTo(switch (scored.get(i)) {
@@ -297,7 +273,7 @@ class ZSetSetOpsIT {
                 default -> "40";
             });
         }
-        List<String> distinct = bulks(diff.kevy().call("ZRANDMEMBER", "z2", "3"));
+        List<String> distinct = bulks(oracle.diff().kevy().call("ZRANDMEMBER", "z2", "3"));
         assertThat(distinct).hasSize(3).doesNotHaveDuplicates().allMatch(members::contains);
     }
 }
