@@ -3,10 +3,9 @@ package io.kevy.engine.command;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.kevy.testing.OracleFixture;
 import io.kevy.testing.RawClient;
-import io.kevy.testing.RedisOracle;
 import io.kevy.testing.Replies;
-import io.kevy.testing.ReplyDiff;
 import io.kevy.testing.TestServer;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KillArgs;
@@ -17,31 +16,13 @@ import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** CLIENT subcommands against a real Redis 7.0, CLIENT KILL closing other connections, and lettuce's use. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClientCommandsIT {
-    private TestServer kevy;
-    private RedisOracle redis;
-    private ReplyDiff diff;
-
-    @BeforeAll
-    void start() {
-        kevy = TestServer.start();
-        redis = RedisOracle.start();
-        diff = new ReplyDiff(kevy.raw(), redis.raw());
-    }
-
-    @AfterAll
-    void stop() {
-        diff.close();
-        redis.close();
-        kevy.close();
-    }
+    @RegisterExtension
+    static final OracleFixture oracle = OracleFixture.create().noFlush();
 
     @Test
     void repliesAndErrorsMatchRedis() {
@@ -64,14 +45,14 @@ class ClientCommandsIT {
             {"CLIENT", "GETREDIR"}, {"CLIENT", "TRACKINGINFO"}, {"CLIENT", "INFO", "x"}, {"CLIENT", "NOSUCH"},
             {"CLIENT"}, {"CLIENT", "HELP", "x"}};
         for (String[] cmd : cmds) {
-            diff.same(cmd);
+            oracle.same(cmd);
         }
     }
 
     @Test
     void listAndInfoLinesHaveRedisFieldsInRedisOrder() {
-        RawClient k = kevy.raw();
-        RawClient r = redis.raw();
+        RawClient k = oracle.kevy().raw();
+        RawClient r = oracle.redis().raw();
         k.call("CLIENT", "SETNAME", "me");
         r.call("CLIENT", "SETNAME", "me");
         String ours = Replies.bulk(k.call("CLIENT", "INFO"));
@@ -87,7 +68,7 @@ class ClientCommandsIT {
         String self = Replies.bulk(k.call("CLIENT", "LIST", "ID", k.call("CLIENT", "ID").substring(1).trim()));
         assertThat(self.split("\n")).hasSize(1);
         assertThat(self).startsWith("id=" + k.call("CLIENT", "ID").substring(1).trim() + " addr=127.0.0.1:"
-                + k.socket().getLocalPort() + " laddr=127.0.0.1:" + kevy.port() + " ");
+                + k.socket().getLocalPort() + " laddr=127.0.0.1:" + oracle.kevy().port() + " ");
         assertThat(Replies.bulk(k.call("CLIENT", "LIST", "TYPE", "NORMAL")).split("\n"))
                 .hasSameSizeAs(Replies.bulk(k.call("CLIENT", "LIST")).split("\n"));
         k.call("CLIENT", "SETINFO", "LIB-NAME", "mylib");
@@ -97,8 +78,8 @@ class ClientCommandsIT {
 
     @Test
     void killByIdClosesTheOtherConnection() {
-        RawClient killer = kevy.raw();
-        RawClient victim = kevy.raw();
+        RawClient killer = oracle.kevy().raw();
+        RawClient victim = oracle.kevy().raw();
         String id = victim.call("CLIENT", "ID").substring(1).trim();
         assertThat(killer.call("CLIENT", "KILL", "ID", id)).isEqualTo(":1\r\n");
         assertThat(victim.isClosedByServer()).isTrue();
@@ -109,15 +90,15 @@ class ClientCommandsIT {
 
     @Test
     void killByAddressOldFormAndFilters() {
-        RawClient killer = kevy.raw();
-        RawClient a = kevy.raw();
+        RawClient killer = oracle.kevy().raw();
+        RawClient a = oracle.kevy().raw();
         a.call("PING");
         String addr = "127.0.0.1:" + a.socket().getLocalPort();
         assertThat(killer.call("CLIENT", "KILL", addr)).isEqualTo("+OK\r\n");
         assertThat(a.isClosedByServer()).isTrue();
         assertThat(killer.call("CLIENT", "KILL", addr)).isEqualTo("-ERR No such client\r\n");
 
-        RawClient b = kevy.raw();
+        RawClient b = oracle.kevy().raw();
         b.call("PING");
         assertThat(killer.call("CLIENT", "KILL", "ADDR", "127.0.0.1:" + b.socket().getLocalPort(), "TYPE", "normal",
                 "USER", "default")).isEqualTo(":1\r\n");
@@ -149,7 +130,7 @@ class ClientCommandsIT {
 
     @Test
     void killOldFormMayKillTheCaller() {
-        RawClient self = kevy.raw();
+        RawClient self = oracle.kevy().raw();
         self.call("PING");
         assertThat(self.call("CLIENT", "KILL", "127.0.0.1:" + self.socket().getLocalPort())).isEqualTo("+OK\r\n");
         assertThat(self.isClosedByServer()).isTrue();
@@ -157,13 +138,13 @@ class ClientCommandsIT {
 
     @Test
     void lettuceClientCommands() {
-        RedisCommands<String, String> c = kevy.lettuce();
+        RedisCommands<String, String> c = oracle.kevy().lettuce();
         assertThat(c.clientSetname("lettuce-app")).isEqualTo("OK");
         assertThat(c.clientGetname()).isEqualTo("lettuce-app");
         Long id = c.clientId();
         assertThat(c.clientList()).contains("id=" + id + " ").contains("name=lettuce-app");
         assertThat(c.clientInfo()).startsWith("id=" + id + " ");
-        RedisClient client = RedisClient.create(RedisURI.create(kevy.uri()));
+        RedisClient client = RedisClient.create(RedisURI.create(oracle.kevy().uri()));
         client.setOptions(ClientOptions.builder().autoReconnect(false).build());
         try (StatefulRedisConnection<String, String> other = client.connect()) {
             Long otherId = other.sync().clientId();
@@ -178,12 +159,12 @@ class ClientCommandsIT {
 
     @Test
     void helpListsKevysSubcommandsInRedisFormat() {
-        List<String> help = Replies.array(kevy.raw().call("CLIENT", "HELP"));
+        List<String> help = Replies.array(oracle.kevy().raw().call("CLIENT", "HELP"));
         assertThat(help.get(0)).isEqualTo("CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
         assertThat(help).contains("SETINFO (LIB-NAME|LIB-VER) <value>", "NO-TOUCH (ON|OFF)", "HELP",
                 "    Prints this help.");
-        assertThat(kevy.raw().call("CLIENT", "NO-TOUCH", "on")).isEqualTo("+OK\r\n");
-        assertThat(kevy.raw().call("CLIENT", "REPLY", "OFF"))
+        assertThat(oracle.kevy().raw().call("CLIENT", "NO-TOUCH", "on")).isEqualTo("+OK\r\n");
+        assertThat(oracle.kevy().raw().call("CLIENT", "REPLY", "OFF"))
                 .isEqualTo("-ERR CLIENT REPLY OFF and SKIP are not supported by kevy\r\n");
     }
 

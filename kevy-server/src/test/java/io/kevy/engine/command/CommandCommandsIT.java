@@ -2,10 +2,8 @@ package io.kevy.engine.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kevy.testing.RedisOracle;
+import io.kevy.testing.OracleFixture;
 import io.kevy.testing.Replies;
-import io.kevy.testing.ReplyDiff;
-import io.kevy.testing.TestServer;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.models.command.CommandDetail;
 import io.lettuce.core.models.command.CommandDetailParser;
@@ -17,31 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** COMMAND and its subcommands against a real Redis 7.0, and the clients that read them (lettuce, redis-cli). */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CommandCommandsIT {
-    private TestServer kevy;
-    private RedisOracle redis;
-    private ReplyDiff diff;
-
-    @BeforeAll
-    void start() {
-        kevy = TestServer.start();
-        redis = RedisOracle.start();
-        diff = new ReplyDiff(kevy.raw(), redis.raw());
-    }
-
-    @AfterAll
-    void stop() {
-        diff.close();
-        redis.close();
-        kevy.close();
-    }
+    @RegisterExtension
+    static final OracleFixture oracle = OracleFixture.create().noFlush();
 
     /** Commands whose metadata in kevy's table is Redis's: COMMAND INFO is byte-for-byte Redis's. */
     @Test
@@ -55,15 +35,15 @@ class CommandCommandsIT {
                 "command|list", "command|info", "command|docs", "command|getkeys", "command|getkeysandflags",
                 "command|help", "memory|usage", "memory|help", "memory|doctor", "memory|purge", "memory|malloc-stats",
                 "function|flush", "script|flush", "CONFIG|GET", "HSET")) {
-            diff.same("COMMAND", "INFO", name);
+            oracle.same("COMMAND", "INFO", name);
         }
-        diff.same("COMMAND", "INFO", "nosuch", "hget", "config|nosuch", "nosuch|get");
-        diff.same("COMMAND", "INFO", "hget", "hset", "hlen");
+        oracle.same("COMMAND", "INFO", "nosuch", "hget", "config|nosuch", "nosuch|get");
+        oracle.same("COMMAND", "INFO", "hget", "hset", "hlen");
     }
 
     @Test
     void containersHaveTheirSubcommands() {
-        List<Object> info = Replies.nested(kevy.raw().call("COMMAND", "INFO", "config"));
+        List<Object> info = Replies.nested(oracle.kevy().raw().call("COMMAND", "INFO", "config"));
         @SuppressWarnings("unchecked")
         List<Object> config = (List<Object>) info.get(0);
         assertThat(config.subList(0, 8)).containsExactly("config", "-2", List.of(), "0", "0", "0", List.of("@slow"),
@@ -74,10 +54,11 @@ class CommandCommandsIT {
         subs.forEach(s -> names.add(s.get(0)));
         assertThat(names).containsExactlyInAnyOrder("config|get", "config|set", "config|resetstat", "config|rewrite",
                 "config|help");
-        assertThat(Replies.nested(kevy.raw().call("COMMAND"))).hasSize(kevy.server().engine().commands().size());
-        assertThat(kevy.raw().call("COMMAND", "COUNT"))
-                .isEqualTo(":" + kevy.server().engine().commands().size() + "\r\n");
-        assertThat(Replies.nested(kevy.raw().call("COMMAND", "INFO"))).hasSize(kevy.server().engine().commands().size());
+        assertThat(Replies.nested(oracle.kevy().raw().call("COMMAND"))).hasSize(oracle.engine().commands().size());
+        assertThat(oracle.kevy().raw().call("COMMAND", "COUNT"))
+                .isEqualTo(":" + oracle.engine().commands().size() + "\r\n");
+        assertThat(Replies.nested(oracle.kevy().raw().call("COMMAND", "INFO")))
+                .hasSize(oracle.engine().commands().size());
     }
 
     @Test
@@ -91,7 +72,7 @@ class CommandCommandsIT {
             {"COMMAND", "GETKEYSANDFLAGS", "hlen", "a"}, {"COMMAND", "GETKEYSANDFLAGS", "hdel", "a", "f"},
             {"COMMAND", "GETKEYSANDFLAGS", "nosuch"}};
         for (String[] cmd : cmds) {
-            diff.same(cmd);
+            oracle.same(cmd);
         }
     }
 
@@ -100,31 +81,31 @@ class CommandCommandsIT {
         for (String[] cmd : new String[][] {{"COMMAND", "LIST", "FILTERBY", "PATTERN", "h*"},
             {"COMMAND", "LIST", "FILTERBY", "aclcat", "hash"}, {"COMMAND", "LIST", "FILTERBY", "PATTERN", "config|*"},
             {"COMMAND", "LIST", "FILTERBY", "PATTERN", "CLIENT|GET*"}}) {
-            assertThat(Replies.sortedArray(kevy.raw().call(cmd))).as(String.join(" ", cmd))
-                    .isEqualTo(Replies.sortedArray(redis.raw().call(cmd)));
+            assertThat(Replies.sortedArray(oracle.kevy().raw().call(cmd))).as(String.join(" ", cmd))
+                    .isEqualTo(Replies.sortedArray(oracle.redis().raw().call(cmd)));
         }
-        diff.same("COMMAND", "LIST", "FILTERBY", "ACLCAT", "nosuch");
-        diff.same("COMMAND", "LIST", "FILTERBY", "MODULE", "foo");
-        diff.same("COMMAND", "LIST", "FILTERBY", "nosuch", "foo");
-        diff.same("COMMAND", "LIST", "foo");
-        diff.same("COMMAND", "LIST", "FILTERBY");
-        diff.same("COMMAND", "LIST", "FILTERBY", "PATTERN", "h*", "x");
-        List<String> all = Replies.array(kevy.raw().call("COMMAND", "LIST"));
+        oracle.same("COMMAND", "LIST", "FILTERBY", "ACLCAT", "nosuch");
+        oracle.same("COMMAND", "LIST", "FILTERBY", "MODULE", "foo");
+        oracle.same("COMMAND", "LIST", "FILTERBY", "nosuch", "foo");
+        oracle.same("COMMAND", "LIST", "foo");
+        oracle.same("COMMAND", "LIST", "FILTERBY");
+        oracle.same("COMMAND", "LIST", "FILTERBY", "PATTERN", "h*", "x");
+        List<String> all = Replies.array(oracle.kevy().raw().call("COMMAND", "LIST"));
         assertThat(all).contains("hset", "client|kill", "config|get", "command|docs").doesNotHaveDuplicates();
     }
 
     @Test
     void helpCountAndErrorsMatchRedis() {
-        diff.same("COMMAND", "HELP");
-        diff.same("COMMAND", "NOSUCH");
-        diff.same("COMMAND", "COUNT", "x");
-        diff.same("COMMAND", "DOCS", "nosuch");
-        diff.same("COMMAND", "DOCS", "nosuch", "nosuch2");
+        oracle.same("COMMAND", "HELP");
+        oracle.same("COMMAND", "NOSUCH");
+        oracle.same("COMMAND", "COUNT", "x");
+        oracle.same("COMMAND", "DOCS", "nosuch");
+        oracle.same("COMMAND", "DOCS", "nosuch", "nosuch2");
     }
 
     @Test
     void docsHaveRedisShape() {
-        List<Object> docs = Replies.nested(kevy.raw().call("COMMAND", "DOCS", "hget", "config"));
+        List<Object> docs = Replies.nested(oracle.kevy().raw().call("COMMAND", "DOCS", "hget", "config"));
         assertThat(docs).hasSize(4);
         assertThat(docs.get(0)).isEqualTo("hget");
         assertThat(docs.get(1)).isEqualTo(List.of("summary", "Get the value of a hash field", "since", "2.0.0",
@@ -137,15 +118,15 @@ class CommandCommandsIT {
         @SuppressWarnings("unchecked")
         List<Object> subs = (List<Object>) config.get(9);
         assertThat(subs).contains("config|get", "config|set");
-        List<Object> all = Replies.nested(kevy.raw().call("COMMAND", "DOCS"));
-        assertThat(all).hasSize(2 * kevy.server().engine().commands().size());
+        List<Object> all = Replies.nested(oracle.kevy().raw().call("COMMAND", "DOCS"));
+        assertThat(all).hasSize(2 * oracle.engine().commands().size());
     }
 
     @Test
     void lettuceReadsTheCommandTable() {
-        RedisCommands<String, String> c = kevy.lettuce();
+        RedisCommands<String, String> c = oracle.kevy().lettuce();
         List<CommandDetail> details = CommandDetailParser.parse(c.command());
-        assertThat(details).hasSize(kevy.server().engine().commands().size());
+        assertThat(details).hasSize(oracle.engine().commands().size());
         CommandDetail hset = CommandDetailParser.parse(c.commandInfo(CommandType.HSET)).get(0);
         assertThat(hset.getName()).isEqualTo("hset");
         assertThat(hset.getArity()).isEqualTo(-4);
@@ -153,7 +134,7 @@ class CommandCommandsIT {
         assertThat(hset.getFlags()).contains(CommandDetail.Flag.WRITE, CommandDetail.Flag.DENYOOM,
                 CommandDetail.Flag.FAST);
         assertThat(hset.getAclCategories()).isNotEmpty();
-        assertThat(c.commandCount()).isEqualTo((long) kevy.server().engine().commands().size());
+        assertThat(c.commandCount()).isEqualTo((long) oracle.engine().commands().size());
     }
 
     @Test
@@ -161,11 +142,12 @@ class CommandCommandsIT {
         Map<String, String> out = Map.of(
                 "COMMAND DOCS hget", "Get the value of a hash field",
                 "COMMAND INFO hget", "hget",
-                "COMMAND COUNT", Integer.toString(kevy.server().engine().commands().size()),
+                "COMMAND COUNT", Integer.toString(oracle.engine().commands().size()),
                 "INFO server", "redis_version:7.0.15",
                 "CONFIG GET maxmemory", "maxmemory");
         for (Map.Entry<String, String> e : out.entrySet()) {
-            List<String> cmd = new java.util.ArrayList<>(List.of("redis-cli", "-p", Integer.toString(kevy.port())));
+            List<String> cmd = new java.util.ArrayList<>(
+                    List.of("redis-cli", "-p", Integer.toString(oracle.kevy().port())));
             cmd.addAll(List.of(e.getKey().split(" ")));
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();

@@ -2,195 +2,177 @@ package io.kevy.engine.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kevy.testing.OracleFixture;
 import io.kevy.testing.RawClient;
-import io.kevy.testing.RedisOracle;
 import io.kevy.testing.Replies;
-import io.kevy.testing.ReplyDiff;
 import io.kevy.testing.TestServer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** CONFIG GET/SET/RESETSTAT/REWRITE/HELP against a real Redis 7.0, and the real settings taking effect. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConfigCommandsIT {
-    private TestServer kevy;
-    private RedisOracle redis;
-    private ReplyDiff diff;
-
-    @BeforeAll
-    void start() {
-        kevy = TestServer.start();
-        redis = RedisOracle.start();
-        diff = new ReplyDiff(kevy.raw(), redis.raw());
-    }
-
-    @AfterAll
-    void stop() {
-        diff.close();
-        redis.close();
-        kevy.close();
-    }
+    @RegisterExtension
+    static final OracleFixture oracle = OracleFixture.create().noFlush();
 
     @Test
     void getRepliesMatchRedis() {
-        diff.same("CONFIG", "GET", "maxclients");
-        diff.same("CONFIG", "GET", "MAXCLIENTS");
-        diff.same("CONFIG", "GET", "maxclients", "MAXCLIENTS");
-        diff.same("CONFIG", "GET", "hash-max-ziplist-entries");
-        assertThat(pairs(kevy.raw().call("CONFIG", "GET", "hash-max-listpack-value", "zset-max-listpack-entries")))
-                .isEqualTo(pairs(redis.raw().call("CONFIG", "GET", "hash-max-listpack-value", "zset-max-listpack-entries")));
-        diff.same("CONFIG", "GET", "nosuch");
-        diff.same("CONFIG", "GET", "nosuch*");
-        diff.same("CONFIG", "GET");
-        diff.same("CONFIG", "GET", "maxmemory-policy");
-        diff.same("CONFIG", "GET", "notify-keyspace-events");
-        diff.same("CONFIG", "GET", "client-output-buffer-limit");
-        diff.same("CONFIG", "GET", "lazyfree-lazy-user-flush");
-        diff.same("CONFIG", "GET", "timeout");
-        diff.same("CONFIG", "GET", "proto-max-bulk-len");
-        diff.same("CONFIG", "GET", "hz");
-        diff.same("CONFIG", "GET", "requirepass");
-        diff.same("CONFIG", "GET", "slave-read-only");
-        diff.same("CONFIG", "HELP");
-        diff.same("CONFIG", "NOSUCH");
-        diff.same("CONFIG");
-        assertThat(pairs(kevy.raw().call("CONFIG", "GET", "hash-max-*-entries", "maxmemory*")))
-                .isEqualTo(pairs(redis.raw().call("CONFIG", "GET", "hash-max-*-entries", "maxmemory*")));
+        oracle.same("CONFIG", "GET", "maxclients");
+        oracle.same("CONFIG", "GET", "MAXCLIENTS");
+        oracle.same("CONFIG", "GET", "maxclients", "MAXCLIENTS");
+        oracle.same("CONFIG", "GET", "hash-max-ziplist-entries");
+        String[] twoParams = {"CONFIG", "GET", "hash-max-listpack-value", "zset-max-listpack-entries"};
+        assertThat(pairs(oracle.kevy().raw().call(twoParams))).isEqualTo(pairs(oracle.redis().raw().call(twoParams)));
+        oracle.same("CONFIG", "GET", "nosuch");
+        oracle.same("CONFIG", "GET", "nosuch*");
+        oracle.same("CONFIG", "GET");
+        oracle.same("CONFIG", "GET", "maxmemory-policy");
+        oracle.same("CONFIG", "GET", "notify-keyspace-events");
+        oracle.same("CONFIG", "GET", "client-output-buffer-limit");
+        oracle.same("CONFIG", "GET", "lazyfree-lazy-user-flush");
+        oracle.same("CONFIG", "GET", "timeout");
+        oracle.same("CONFIG", "GET", "proto-max-bulk-len");
+        oracle.same("CONFIG", "GET", "hz");
+        oracle.same("CONFIG", "GET", "requirepass");
+        oracle.same("CONFIG", "GET", "slave-read-only");
+        oracle.same("CONFIG", "HELP");
+        oracle.same("CONFIG", "NOSUCH");
+        oracle.same("CONFIG");
+        assertThat(pairs(oracle.kevy().raw().call("CONFIG", "GET", "hash-max-*-entries", "maxmemory*")))
+                .isEqualTo(pairs(oracle.redis().raw().call("CONFIG", "GET", "hash-max-*-entries", "maxmemory*")));
     }
 
     @Test
     void everyRedisParameterNameIsKnown() {
-        Map<String, String> k = pairs(kevy.raw().call("CONFIG", "GET", "*"));
-        Map<String, String> r = pairs(redis.raw().call("CONFIG", "GET", "*"));
+        Map<String, String> k = pairs(oracle.kevy().raw().call("CONFIG", "GET", "*"));
+        Map<String, String> r = pairs(oracle.redis().raw().call("CONFIG", "GET", "*"));
         assertThat(k.keySet()).isEqualTo(r.keySet());
         assertThat(k).containsEntry("databases", "1").containsEntry("appendonly", "no")
-                .containsEntry("port", Integer.toString(kevy.port())).containsEntry("maxmemory", "0")
+                .containsEntry("port", Integer.toString(oracle.kevy().port())).containsEntry("maxmemory", "0")
                 .containsEntry("hash-max-listpack-entries", "512");
     }
 
     @Test
     void setRepliesMatchRedis() {
-        diff.same("CONFIG", "SET", "maxclients", "abc");
-        diff.same("CONFIG", "SET", "maxclients", "0");
-        diff.same("CONFIG", "SET", "maxclients", "1", "maxclients", "2");
-        diff.same("CONFIG", "SET", "maxclients", "1", "MAXCLIENTS", "2");
-        diff.same("CONFIG", "SET", "hash-max-listpack-entries", "5", "hash-max-ziplist-entries", "6");
-        diff.same("CONFIG", "GET", "hash-max-listpack-entries");
-        diff.same("CONFIG", "SET", "hash-max-ziplist-entries", "-1");
-        diff.same("CONFIG", "SET", "HASH-MAX-ZIPLIST-ENTRIES", "x");
-        diff.same("CONFIG", "SET", "hash-max-listpack-entries", "512");
-        diff.same("CONFIG", "SET", "maxmemory", "abc");
-        diff.same("CONFIG", "SET", "maxmemory", "-1");
-        diff.same("CONFIG", "SET", "maxmemory", "1kb");
-        diff.same("CONFIG", "GET", "maxmemory");
-        diff.same("CONFIG", "SET", "maxmemory", "2M");
-        diff.same("CONFIG", "GET", "maxmemory");
-        diff.same("CONFIG", "SET", "maxmemory", "1.5k");
-        diff.same("CONFIG", "SET", "maxmemory", "0");
-        diff.same("CONFIG", "SET", "activedefrag", "maybe");
-        diff.same("CONFIG", "SET", "maxmemory-policy", "foo");
-        diff.same("CONFIG", "SET", "maxmemory-policy", "ALLKEYS-LRU");
-        diff.same("CONFIG", "GET", "maxmemory-policy");
-        diff.same("CONFIG", "SET", "maxmemory-policy", "noeviction");
-        diff.same("CONFIG", "SET", "loglevel", "foo");
-        diff.same("CONFIG", "SET", "nosuch", "1", "port", "2");
-        diff.same("CONFIG", "SET", "daemonize", "no");
-        diff.same("CONFIG", "SET", "daemonize", "no", "nosuch", "1");
-        diff.same("CONFIG", "SET", "maxclients", "50", "hz", "abc");
-        diff.same("CONFIG", "GET", "maxclients");
-        diff.same("CONFIG", "SET", "a");
-        diff.same("CONFIG", "SET", "a", "b", "c");
-        diff.same("CONFIG", "SET", "save", "100 x");
-        diff.same("CONFIG", "SET", "save", "100");
-        diff.same("CONFIG", "SET", "save", "0 5");
-        diff.same("CONFIG", "SET", "save", " 100  +5 ");
-        diff.same("CONFIG", "SET", "save", "100 10 50 5");
-        diff.same("CONFIG", "GET", "save");
-        diff.same("CONFIG", "SET", "save", "");
-        diff.same("CONFIG", "GET", "save");
-        diff.same("CONFIG", "SET", "notify-keyspace-events", "Q");
-        diff.same("CONFIG", "SET", "notify-keyspace-events", "KEA");
-        diff.same("CONFIG", "GET", "notify-keyspace-events");
-        diff.same("CONFIG", "SET", "notify-keyspace-events", "Kg$xmn");
-        diff.same("CONFIG", "GET", "notify-keyspace-events");
-        diff.same("CONFIG", "SET", "notify-keyspace-events", "");
-        diff.same("CONFIG", "SET", "hz", "0");
-        diff.same("CONFIG", "GET", "hz");
-        diff.same("CONFIG", "SET", "hz", "1000");
-        diff.same("CONFIG", "GET", "hz");
-        diff.same("CONFIG", "SET", "hz", "10");
-        diff.same("CONFIG", "SET", "list-max-listpack-size", "-6");
-        diff.same("CONFIG", "GET", "list-max-ziplist-size");
-        diff.same("CONFIG", "SET", "list-max-listpack-size", "-2");
-        diff.same("CONFIG", "SET", "proto-max-bulk-len", "10");
-        diff.same("CONFIG", "SET", "proto-max-bulk-len", "abc");
-        diff.same("CONFIG", "SET", "timeout", "-1");
-        diff.same("CONFIG", "SET", "dir", "/nonexistent");
-        diff.same("CONFIG", "SET", "dbfilename", "a/b");
-        diff.same("CONFIG", "SET", "client-output-buffer-limit", "normal 0 0");
-        diff.same("CONFIG", "SET", "client-output-buffer-limit", "master 1 2 3");
-        diff.same("CONFIG", "SET", "client-output-buffer-limit", "normal x 2 3");
-        diff.same("CONFIG", "SET", "client-output-buffer-limit", "replica 1mb 2mb 3");
-        diff.same("CONFIG", "GET", "client-output-buffer-limit");
-        diff.same("CONFIG", "SET", "client-output-buffer-limit", "");
-        diff.same("CONFIG", "SET", "client-output-buffer-limit",
+        oracle.same("CONFIG", "SET", "maxclients", "abc");
+        oracle.same("CONFIG", "SET", "maxclients", "0");
+        oracle.same("CONFIG", "SET", "maxclients", "1", "maxclients", "2");
+        oracle.same("CONFIG", "SET", "maxclients", "1", "MAXCLIENTS", "2");
+        oracle.same("CONFIG", "SET", "hash-max-listpack-entries", "5", "hash-max-ziplist-entries", "6");
+        oracle.same("CONFIG", "GET", "hash-max-listpack-entries");
+        oracle.same("CONFIG", "SET", "hash-max-ziplist-entries", "-1");
+        oracle.same("CONFIG", "SET", "HASH-MAX-ZIPLIST-ENTRIES", "x");
+        oracle.same("CONFIG", "SET", "hash-max-listpack-entries", "512");
+        oracle.same("CONFIG", "SET", "maxmemory", "abc");
+        oracle.same("CONFIG", "SET", "maxmemory", "-1");
+        oracle.same("CONFIG", "SET", "maxmemory", "1kb");
+        oracle.same("CONFIG", "GET", "maxmemory");
+        oracle.same("CONFIG", "SET", "maxmemory", "2M");
+        oracle.same("CONFIG", "GET", "maxmemory");
+        oracle.same("CONFIG", "SET", "maxmemory", "1.5k");
+        oracle.same("CONFIG", "SET", "maxmemory", "0");
+        oracle.same("CONFIG", "SET", "activedefrag", "maybe");
+        oracle.same("CONFIG", "SET", "maxmemory-policy", "foo");
+        oracle.same("CONFIG", "SET", "maxmemory-policy", "ALLKEYS-LRU");
+        oracle.same("CONFIG", "GET", "maxmemory-policy");
+        oracle.same("CONFIG", "SET", "maxmemory-policy", "noeviction");
+        oracle.same("CONFIG", "SET", "loglevel", "foo");
+        oracle.same("CONFIG", "SET", "nosuch", "1", "port", "2");
+        oracle.same("CONFIG", "SET", "daemonize", "no");
+        oracle.same("CONFIG", "SET", "daemonize", "no", "nosuch", "1");
+        oracle.same("CONFIG", "SET", "maxclients", "50", "hz", "abc");
+        oracle.same("CONFIG", "GET", "maxclients");
+        oracle.same("CONFIG", "SET", "a");
+        oracle.same("CONFIG", "SET", "a", "b", "c");
+        oracle.same("CONFIG", "SET", "save", "100 x");
+        oracle.same("CONFIG", "SET", "save", "100");
+        oracle.same("CONFIG", "SET", "save", "0 5");
+        oracle.same("CONFIG", "SET", "save", " 100  +5 ");
+        oracle.same("CONFIG", "SET", "save", "100 10 50 5");
+        oracle.same("CONFIG", "GET", "save");
+        oracle.same("CONFIG", "SET", "save", "");
+        oracle.same("CONFIG", "GET", "save");
+        oracle.same("CONFIG", "SET", "notify-keyspace-events", "Q");
+        oracle.same("CONFIG", "SET", "notify-keyspace-events", "KEA");
+        oracle.same("CONFIG", "GET", "notify-keyspace-events");
+        oracle.same("CONFIG", "SET", "notify-keyspace-events", "Kg$xmn");
+        oracle.same("CONFIG", "GET", "notify-keyspace-events");
+        oracle.same("CONFIG", "SET", "notify-keyspace-events", "");
+        oracle.same("CONFIG", "SET", "hz", "0");
+        oracle.same("CONFIG", "GET", "hz");
+        oracle.same("CONFIG", "SET", "hz", "1000");
+        oracle.same("CONFIG", "GET", "hz");
+        oracle.same("CONFIG", "SET", "hz", "10");
+        oracle.same("CONFIG", "SET", "list-max-listpack-size", "-6");
+        oracle.same("CONFIG", "GET", "list-max-ziplist-size");
+        oracle.same("CONFIG", "SET", "list-max-listpack-size", "-2");
+        oracle.same("CONFIG", "SET", "proto-max-bulk-len", "10");
+        oracle.same("CONFIG", "SET", "proto-max-bulk-len", "abc");
+        oracle.same("CONFIG", "SET", "timeout", "-1");
+        oracle.same("CONFIG", "SET", "dir", "/nonexistent");
+        oracle.same("CONFIG", "SET", "dbfilename", "a/b");
+        oracle.same("CONFIG", "SET", "client-output-buffer-limit", "normal 0 0");
+        oracle.same("CONFIG", "SET", "client-output-buffer-limit", "master 1 2 3");
+        oracle.same("CONFIG", "SET", "client-output-buffer-limit", "normal x 2 3");
+        oracle.same("CONFIG", "SET", "client-output-buffer-limit", "replica 1mb 2mb 3");
+        oracle.same("CONFIG", "GET", "client-output-buffer-limit");
+        oracle.same("CONFIG", "SET", "client-output-buffer-limit", "");
+        oracle.same("CONFIG", "SET", "client-output-buffer-limit",
                 "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60");
-        diff.same("CONFIG", "SET", "slowlog-log-slower-than", "-5");
-        diff.same("CONFIG", "SET", "tcp-keepalive", "-1");
-        diff.same("CONFIG", "SET", "lazyfree-lazy-eviction", "YES");
-        diff.same("CONFIG", "GET", "lazyfree-lazy-eviction");
-        diff.same("CONFIG", "SET", "lazyfree-lazy-eviction", "no");
-        diff.same("CONFIG", "SET", "oom-score-adj-values", "1 2");
-        diff.same("CONFIG", "SET", "oom-score-adj-values", "1 2 3000");
-        diff.same("CONFIG", "SET", "latency-tracking-info-percentiles", "50 200");
-        diff.same("CONFIG", "SET", "latency-tracking-info-percentiles", "50 x");
-        diff.same("CONFIG", "SET", "latency-tracking-info-percentiles", "50.5 99.99");
-        diff.same("CONFIG", "GET", "latency-tracking-info-percentiles");
-        diff.same("CONFIG", "SET", "latency-tracking-info-percentiles", "50 99 99.9");
-        diff.same("CONFIG", "SET", "maxmemory-samples", "0");
-        diff.same("CONFIG", "SET", "maxmemory-clients", "200%");
-        diff.same("CONFIG", "SET", "maxmemory-clients", "10%");
-        diff.same("CONFIG", "GET", "maxmemory-clients");
-        diff.same("CONFIG", "SET", "maxmemory-clients", "0");
-        diff.same("CONFIG", "SET", "maxclients", "10000", "hash-max-listpack-entries", "512",
+        oracle.same("CONFIG", "SET", "slowlog-log-slower-than", "-5");
+        oracle.same("CONFIG", "SET", "tcp-keepalive", "-1");
+        oracle.same("CONFIG", "SET", "lazyfree-lazy-eviction", "YES");
+        oracle.same("CONFIG", "GET", "lazyfree-lazy-eviction");
+        oracle.same("CONFIG", "SET", "lazyfree-lazy-eviction", "no");
+        oracle.same("CONFIG", "SET", "oom-score-adj-values", "1 2");
+        oracle.same("CONFIG", "SET", "oom-score-adj-values", "1 2 3000");
+        oracle.same("CONFIG", "SET", "latency-tracking-info-percentiles", "50 200");
+        oracle.same("CONFIG", "SET", "latency-tracking-info-percentiles", "50 x");
+        oracle.same("CONFIG", "SET", "latency-tracking-info-percentiles", "50.5 99.99");
+        oracle.same("CONFIG", "GET", "latency-tracking-info-percentiles");
+        oracle.same("CONFIG", "SET", "latency-tracking-info-percentiles", "50 99 99.9");
+        oracle.same("CONFIG", "SET", "maxmemory-samples", "0");
+        oracle.same("CONFIG", "SET", "maxmemory-clients", "200%");
+        oracle.same("CONFIG", "SET", "maxmemory-clients", "10%");
+        oracle.same("CONFIG", "GET", "maxmemory-clients");
+        oracle.same("CONFIG", "SET", "maxmemory-clients", "0");
+        oracle.same("CONFIG", "SET", "maxclients", "10000", "hash-max-listpack-entries", "512",
                 "hash-max-listpack-value", "64", "lazyfree-lazy-eviction", "no");
     }
 
     @Test
     void setIsAllOrNothing() {
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         assertThat(raw.call("CONFIG", "SET", "maxclients", "77", "hash-max-listpack-entries", "9", "hz", "x"))
                 .startsWith("-ERR CONFIG SET failed (possibly related to argument 'hz')");
         assertThat(Replies.array(raw.call("CONFIG", "GET", "maxclients"))).containsExactly("maxclients", "10000");
         assertThat(Replies.array(raw.call("CONFIG", "GET", "hash-max-listpack-entries")))
                 .containsExactly("hash-max-listpack-entries", "512");
         assertThat(raw.call("CONFIG", "SET", "maxclients", "77", "hz", "20")).isEqualTo("+OK\r\n");
-        assertThat(kevy.server().engine().hz()).isEqualTo(20);
+        assertThat(oracle.engine().hz()).isEqualTo(20);
         assertThat(raw.call("CONFIG", "SET", "maxclients", "10000", "hz", "10")).isEqualTo("+OK\r\n");
     }
 
     @Test
     void rewriteIsRefusedBecauseKevyUsesToml() {
-        assertThat(kevy.raw().call("CONFIG", "REWRITE")).isEqualTo("-ERR CONFIG REWRITE is not supported: kevy's "
+        assertThat(oracle.kevy().raw().call("CONFIG", "REWRITE"))
+                .isEqualTo("-ERR CONFIG REWRITE is not supported: kevy's "
                 + "configuration is a TOML file (--config), flags and KEVY_* environment variables\r\n");
-        diff.same("CONFIG", "REWRITE", "x");
+        oracle.same("CONFIG", "REWRITE", "x");
     }
 
     @Test
     void kevyDifferencesAreReadOnly() {
-        RawClient raw = kevy.raw();
+        RawClient raw = oracle.kevy().raw();
         for (String p : List.of("appendonly", "appendfsync", "port", "bind", "databases", "io-threads")) {
             assertThat(raw.call("CONFIG", "SET", p, "1")).as(p).isEqualTo("-ERR CONFIG SET failed (possibly "
                     + "related to argument '" + p + "') - can't set immutable config\r\n");
         }
         assertThat(raw.call("CONFIG", "SET", "dir", "/tmp")).contains("can't set protected config");
         assertThat(Replies.array(raw.call("CONFIG", "GET", "dir"))).containsExactly("dir",
-                kevy.dir().toAbsolutePath().toString());
+                oracle.kevy().dir().toAbsolutePath().toString());
     }
 
     @Test

@@ -3,45 +3,31 @@ package io.kevy.engine.command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kevy.engine.Engine;
+import io.kevy.testing.OracleFixture;
 import io.kevy.testing.RawClient;
-import io.kevy.testing.RedisOracle;
 import io.kevy.testing.Replies;
-import io.kevy.testing.ReplyDiff;
 import io.kevy.testing.TestServer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * INFO's structure compared with a real Redis 7.0 (section titles and order, field names and order per section;
  * the values are dynamic), and kevy's values: keyspace, statistics, registered sections.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class InfoCommandIT {
-    private TestServer kevy;
-    private RedisOracle redis;
-    private ReplyDiff diff;
+    @RegisterExtension
+    static final OracleFixture oracle = OracleFixture.create().noFlush();
 
     @BeforeAll
-    void start() {
-        kevy = TestServer.start();
-        redis = RedisOracle.start();
-        diff = new ReplyDiff(kevy.raw(), redis.raw());
-        diff.same("HSET", "h", "f", "v");
-        diff.same("SET", "s", "v");
-    }
-
-    @AfterAll
-    void stop() {
-        diff.close();
-        redis.close();
-        kevy.close();
+    static void seed() {
+        oracle.same("HSET", "h", "f", "v");
+        oracle.same("SET", "s", "v");
     }
 
     @Test
@@ -49,19 +35,19 @@ class InfoCommandIT {
         for (String[] args : new String[][] {{}, {"default"}, {"all"}, {"everything"}, {"ALL"}, {"server", "clients"},
             {"keyspace", "SERVER"}, {"commandstats"}, {"cpu", "nosuch", "cluster"}, {"modules"}, {"all", "server"},
             {"default", "commandstats"}, {"latencystats"}}) {
-            List<String> ours = titles(info(kevy.raw(), args));
+            List<String> ours = titles(info(oracle.kevy().raw(), args));
             ours.remove("Feed"); // kevy's own section, after Keyspace (registeredSectionsFollowKeyspace...)
-            assertThat(ours).as("INFO %s", String.join(" ", args)).isEqualTo(titles(info(redis.raw(), args)));
+            assertThat(ours).as("INFO %s", String.join(" ", args)).isEqualTo(titles(info(oracle.redis().raw(), args)));
         }
-        diff.same("INFO", "nosuch");
-        diff.same("INFO", "modules");
-        diff.same("INFO", "cluster");
+        oracle.same("INFO", "nosuch");
+        oracle.same("INFO", "modules");
+        oracle.same("INFO", "cluster");
     }
 
     @Test
     void fieldNamesAndOrderMatchRedis() {
-        Map<String, List<String>> k = fieldNames(info(kevy.raw(), "everything"));
-        Map<String, List<String>> r = fieldNames(info(redis.raw(), "everything"));
+        Map<String, List<String>> k = fieldNames(info(oracle.kevy().raw(), "everything"));
+        Map<String, List<String>> r = fieldNames(info(oracle.redis().raw(), "everything"));
         for (String section : List.of("Server", "Clients", "Memory", "Persistence", "Stats", "Replication", "CPU",
                 "Cluster")) {
             List<String> ours = new ArrayList<>(k.get(section));
@@ -72,30 +58,30 @@ class InfoCommandIT {
 
     @Test
     void formatIsRedisLines() {
-        String text = info(kevy.raw(), "all");
+        String text = info(oracle.kevy().raw(), "all");
         assertThat(text).doesNotEndWith("\r\n\r\n").endsWith("\r\n");
         Pattern line = Pattern.compile("(# [A-Za-z]+|[a-z0-9_|]+:.*|)");
         for (String l : text.split("\r\n", -1)) {
             assertThat(l).matches(line);
         }
-        Map<String, String> server = fields(info(kevy.raw(), "server"));
+        Map<String, String> server = fields(info(oracle.kevy().raw(), "server"));
         assertThat(server).containsEntry("redis_version", "7.0.15").containsEntry("redis_mode", "standalone")
-                .containsEntry("tcp_port", Integer.toString(kevy.port())).containsEntry("arch_bits", "64")
+                .containsEntry("tcp_port", Integer.toString(oracle.kevy().port())).containsEntry("arch_bits", "64")
                 .containsEntry("process_id", Long.toString(ProcessHandle.current().pid()))
                 .containsEntry("multiplexing_api", io.netty.channel.epoll.Epoll.isAvailable() ? "epoll" : "nio")
                 .containsEntry("kevy_shards", "2").containsEntry("hz", "10");
         assertThat(server.get("run_id")).matches("[0-9a-f]{40}");
-        Map<String, String> memory = fields(info(kevy.raw(), "memory"));
+        Map<String, String> memory = fields(info(oracle.kevy().raw(), "memory"));
         assertThat(Long.parseLong(memory.get("used_memory"))).isPositive();
         assertThat(memory.get("used_memory_human")).matches("[0-9.]+[BKMGTP]");
         assertThat(memory).containsEntry("maxmemory", "0").containsEntry("maxmemory_human", "0B")
                 .containsEntry("maxmemory_policy", "noeviction").containsEntry("mem_allocator", "jvm");
-        Map<String, String> replication = fields(info(kevy.raw(), "replication"));
+        Map<String, String> replication = fields(info(oracle.kevy().raw(), "replication"));
         assertThat(replication).containsEntry("role", "master").containsEntry("connected_slaves", "0");
-        Map<String, String> persistence = fields(info(kevy.raw(), "persistence"));
+        Map<String, String> persistence = fields(info(oracle.kevy().raw(), "persistence"));
         assertThat(persistence).containsEntry("loading", "0").containsEntry("aof_enabled", "0")
-                .containsEntry("rdb_last_save_time", kevy.raw().call("LASTSAVE").substring(1).trim());
-        assertThat(fields(info(kevy.raw(), "cpu")).get("used_cpu_user")).matches("[0-9]+\\.[0-9]{6}");
+                .containsEntry("rdb_last_save_time", oracle.kevy().raw().call("LASTSAVE").substring(1).trim());
+        assertThat(fields(info(oracle.kevy().raw(), "cpu")).get("used_cpu_user")).matches("[0-9]+\\.[0-9]{6}");
     }
 
     @Test
