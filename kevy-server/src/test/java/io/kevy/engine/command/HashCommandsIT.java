@@ -3,9 +3,8 @@ package io.kevy.engine.command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kevy.testing.FrameRecorder;
+import io.kevy.testing.OracleFixture;
 import io.kevy.testing.RawClient;
-import io.kevy.testing.RedisOracle;
-import io.kevy.testing.ReplyDiff;
 import io.kevy.testing.TestServer;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.MapScanCursor;
@@ -19,193 +18,174 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Hash commands against a real Redis 7.0 (byte-for-byte replies, encodings through DEBUG OBJECT, digests through
  * DEBUG DIGEST), their effect frames, and lettuce's HSCAN/HRANDFIELD.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HashCommandsIT {
-    private TestServer kevy;
-    private RedisOracle redis;
-    private ReplyDiff diff;
-
-    @BeforeAll
-    void start() {
-        kevy = TestServer.start(c -> c.with(io.kevy.server.config.ServerOptions.SHARDS, 4));
-        redis = RedisOracle.start("--enable-debug-command", "yes");
-        diff = new ReplyDiff(kevy.raw(), redis.raw());
-    }
-
-    @AfterAll
-    void stop() {
-        diff.close();
-        redis.close();
-        kevy.close();
-    }
+    @RegisterExtension
+    static final OracleFixture oracle = OracleFixture.create().shards(4).redisArgs("--enable-debug-command", "yes");
 
     @BeforeEach
-    void flush() {
-        diff.same("FLUSHALL");
-        diff.same("CONFIG", "SET", "hash-max-listpack-entries", "512", "hash-max-listpack-value", "64");
+    void resetListpackLimits() {
+        oracle.same("CONFIG", "SET", "hash-max-listpack-entries", "512", "hash-max-listpack-value", "64");
     }
 
     @Test
     void writeAndReadRepliesMatchRedis() {
-        diff.same("HSET", "h", "a", "1", "b", "2");
-        diff.same("HSET", "h", "a", "10", "c", "3", "a", "11");
-        diff.same("HSET", "h", "a");
-        diff.same("HSET", "h", "a", "1", "b");
-        diff.same("HSET", "h");
-        diff.same("HMSET", "h", "d", "4", "e", "5");
-        diff.same("HMSET", "h", "d");
-        diff.same("HSETNX", "h", "a", "x");
-        diff.same("HSETNX", "h", "z", "26");
-        diff.same("HSETNX", "new", "f", "v");
-        diff.same("HGET", "h", "a");
-        diff.same("HGET", "h", "nosuch");
-        diff.same("HGET", "nosuch", "a");
-        diff.same("HMGET", "h", "a", "nosuch", "b");
-        diff.same("HMGET", "nosuch", "a", "b");
-        diff.same("HMGET", "h");
-        diff.same("HEXISTS", "h", "a");
-        diff.same("HEXISTS", "h", "nosuch");
-        diff.same("HEXISTS", "nosuch", "a");
-        diff.same("HLEN", "h");
-        diff.same("HLEN", "nosuch");
-        diff.same("HSTRLEN", "h", "a");
-        diff.same("HSTRLEN", "h", "nosuch");
-        diff.same("HSTRLEN", "nosuch", "a");
-        diff.same("HKEYS", "h");
-        diff.same("HVALS", "h");
-        diff.same("HGETALL", "h");
-        diff.same("HKEYS", "nosuch");
-        diff.same("HVALS", "nosuch");
-        diff.same("HGETALL", "nosuch");
-        diff.same("HDEL", "h", "a", "a", "nosuch", "b");
-        diff.same("HGETALL", "h");
-        diff.same("HDEL", "h");
-        diff.same("HDEL", "nosuch", "a");
-        diff.same("HDEL", "h", "c", "d", "e", "z");
-        diff.same("EXISTS", "h");
-        diff.same("HLEN", "h");
-        diff.same("HSET", "binary", "f\u0000\r\n", "v\u0000\u00ff");
-        diff.same("HGETALL", "binary");
-        diff.same("HSET", "empty", "", "");
-        diff.same("HGETALL", "empty");
-        diff.same("HSTRLEN", "empty", "");
+        oracle.same("HSET", "h", "a", "1", "b", "2");
+        oracle.same("HSET", "h", "a", "10", "c", "3", "a", "11");
+        oracle.same("HSET", "h", "a");
+        oracle.same("HSET", "h", "a", "1", "b");
+        oracle.same("HSET", "h");
+        oracle.same("HMSET", "h", "d", "4", "e", "5");
+        oracle.same("HMSET", "h", "d");
+        oracle.same("HSETNX", "h", "a", "x");
+        oracle.same("HSETNX", "h", "z", "26");
+        oracle.same("HSETNX", "new", "f", "v");
+        oracle.same("HGET", "h", "a");
+        oracle.same("HGET", "h", "nosuch");
+        oracle.same("HGET", "nosuch", "a");
+        oracle.same("HMGET", "h", "a", "nosuch", "b");
+        oracle.same("HMGET", "nosuch", "a", "b");
+        oracle.same("HMGET", "h");
+        oracle.same("HEXISTS", "h", "a");
+        oracle.same("HEXISTS", "h", "nosuch");
+        oracle.same("HEXISTS", "nosuch", "a");
+        oracle.same("HLEN", "h");
+        oracle.same("HLEN", "nosuch");
+        oracle.same("HSTRLEN", "h", "a");
+        oracle.same("HSTRLEN", "h", "nosuch");
+        oracle.same("HSTRLEN", "nosuch", "a");
+        oracle.same("HKEYS", "h");
+        oracle.same("HVALS", "h");
+        oracle.same("HGETALL", "h");
+        oracle.same("HKEYS", "nosuch");
+        oracle.same("HVALS", "nosuch");
+        oracle.same("HGETALL", "nosuch");
+        oracle.same("HDEL", "h", "a", "a", "nosuch", "b");
+        oracle.same("HGETALL", "h");
+        oracle.same("HDEL", "h");
+        oracle.same("HDEL", "nosuch", "a");
+        oracle.same("HDEL", "h", "c", "d", "e", "z");
+        oracle.same("EXISTS", "h");
+        oracle.same("HLEN", "h");
+        oracle.same("HSET", "binary", "f\u0000\r\n", "v\u0000\u00ff");
+        oracle.same("HGETALL", "binary");
+        oracle.same("HSET", "empty", "", "");
+        oracle.same("HGETALL", "empty");
+        oracle.same("HSTRLEN", "empty", "");
     }
 
     @Test
     void wrongTypeAndArityMatchRedis() {
-        diff.same("SET", "s", "x");
+        oracle.same("SET", "s", "x");
         for (String[] cmd : new String[][] {{"HSET", "s", "a", "1"}, {"HSETNX", "s", "a", "1"}, {"HMSET", "s", "a", "1"},
             {"HGET", "s", "a"}, {"HMGET", "s", "a"}, {"HDEL", "s", "a"}, {"HEXISTS", "s", "a"}, {"HLEN", "s"},
             {"HSTRLEN", "s", "a"}, {"HKEYS", "s"}, {"HVALS", "s"}, {"HGETALL", "s"}, {"HINCRBY", "s", "a", "1"},
             {"HINCRBYFLOAT", "s", "a", "1"}, {"HSCAN", "s", "0"}, {"HRANDFIELD", "s"}, {"HRANDFIELD", "s", "2"}}) {
-            diff.same(cmd);
+            oracle.same(cmd);
         }
         for (String[] cmd : new String[][] {{"HGET", "h"}, {"HMGET", "h"}, {"HDEL", "h"}, {"HEXISTS", "h"}, {"HLEN"},
             {"HSTRLEN", "h"}, {"HKEYS"}, {"HVALS", "h", "x"}, {"HGETALL"}, {"HINCRBY", "h", "a"},
             {"HINCRBYFLOAT", "h", "a"}, {"HSCAN", "h"}, {"HRANDFIELD"}, {"HSETNX", "h", "a"}}) {
-            diff.same(cmd);
+            oracle.same(cmd);
         }
-        diff.same("GET", "s");
+        oracle.same("GET", "s");
     }
 
     @Test
     void countersMatchRedis() {
-        diff.same("HINCRBY", "h", "n", "5");
-        diff.same("HINCRBY", "h", "n", "-7");
-        diff.same("HINCRBY", "h", "n", "x");
-        diff.same("HINCRBY", "h", "n", "1.5");
-        diff.same("HSET", "h", "s", "abc", "big", "9223372036854775806", "sp", " 1", "z", "007");
-        diff.same("HINCRBY", "h", "s", "1");
-        diff.same("HINCRBY", "h", "sp", "1");
-        diff.same("HINCRBY", "h", "z", "1");
-        diff.same("HINCRBY", "h", "big", "1");
-        diff.same("HINCRBY", "h", "big", "1");
-        diff.same("HINCRBY", "h", "big", "-9223372036854775807");
-        diff.same("HSET", "h", "min", "-9223372036854775807");
-        diff.same("HINCRBY", "h", "min", "-1");
-        diff.same("HINCRBY", "h", "min", "-1");
-        diff.same("HINCRBY", "new1", "f", "9223372036854775807");
-        diff.same("HINCRBYFLOAT", "h", "f", "1.5");
-        diff.same("HINCRBYFLOAT", "h", "f", "0.1");
-        diff.same("HINCRBYFLOAT", "h", "f", "-1e3");
-        diff.same("HINCRBYFLOAT", "h", "n", "2.25");
-        diff.same("HINCRBYFLOAT", "h", "s", "1");
-        diff.same("HINCRBYFLOAT", "h", "f", "abc");
-        diff.same("HINCRBYFLOAT", "h", "f", "inf");
-        diff.same("HINCRBYFLOAT", "h", "f", "-inf");
-        diff.same("HINCRBYFLOAT", "h", "f", "nan");
-        diff.same("HINCRBYFLOAT", "h", "f", " 1");
-        diff.same("HINCRBYFLOAT", "h", "f", "1e308");
-        diff.same("HINCRBYFLOAT", "h", "f", "1e4000");
-        diff.same("HINCRBYFLOAT", "h", "g", "5.0e3");
-        diff.same("HSET", "h", "i", "inf");
-        diff.same("HINCRBYFLOAT", "h", "i", "1");
-        diff.same("HINCRBYFLOAT", "new2", "f", "3");
+        oracle.same("HINCRBY", "h", "n", "5");
+        oracle.same("HINCRBY", "h", "n", "-7");
+        oracle.same("HINCRBY", "h", "n", "x");
+        oracle.same("HINCRBY", "h", "n", "1.5");
+        oracle.same("HSET", "h", "s", "abc", "big", "9223372036854775806", "sp", " 1", "z", "007");
+        oracle.same("HINCRBY", "h", "s", "1");
+        oracle.same("HINCRBY", "h", "sp", "1");
+        oracle.same("HINCRBY", "h", "z", "1");
+        oracle.same("HINCRBY", "h", "big", "1");
+        oracle.same("HINCRBY", "h", "big", "1");
+        oracle.same("HINCRBY", "h", "big", "-9223372036854775807");
+        oracle.same("HSET", "h", "min", "-9223372036854775807");
+        oracle.same("HINCRBY", "h", "min", "-1");
+        oracle.same("HINCRBY", "h", "min", "-1");
+        oracle.same("HINCRBY", "new1", "f", "9223372036854775807");
+        oracle.same("HINCRBYFLOAT", "h", "f", "1.5");
+        oracle.same("HINCRBYFLOAT", "h", "f", "0.1");
+        oracle.same("HINCRBYFLOAT", "h", "f", "-1e3");
+        oracle.same("HINCRBYFLOAT", "h", "n", "2.25");
+        oracle.same("HINCRBYFLOAT", "h", "s", "1");
+        oracle.same("HINCRBYFLOAT", "h", "f", "abc");
+        oracle.same("HINCRBYFLOAT", "h", "f", "inf");
+        oracle.same("HINCRBYFLOAT", "h", "f", "-inf");
+        oracle.same("HINCRBYFLOAT", "h", "f", "nan");
+        oracle.same("HINCRBYFLOAT", "h", "f", " 1");
+        oracle.same("HINCRBYFLOAT", "h", "f", "1e308");
+        oracle.same("HINCRBYFLOAT", "h", "f", "1e4000");
+        oracle.same("HINCRBYFLOAT", "h", "g", "5.0e3");
+        oracle.same("HSET", "h", "i", "inf");
+        oracle.same("HINCRBYFLOAT", "h", "i", "1");
+        oracle.same("HINCRBYFLOAT", "new2", "f", "3");
         samePairsInAnyOrder("HGETALL", "h");
-        diff.same("HGETALL", "new1");
-        diff.same("HGETALL", "new2");
-        diff.same("EXISTS", "nope");
-        diff.same("HINCRBY", "nope", "f", "x");
-        diff.same("HINCRBYFLOAT", "nope", "f", "x");
-        diff.same("EXISTS", "nope");
+        oracle.same("HGETALL", "new1");
+        oracle.same("HGETALL", "new2");
+        oracle.same("EXISTS", "nope");
+        oracle.same("HINCRBY", "nope", "f", "x");
+        oracle.same("HINCRBYFLOAT", "nope", "f", "x");
+        oracle.same("EXISTS", "nope");
     }
 
     @Test
     void hscanMatchesRedisOnListpackHashes() {
-        diff.same("HSET", "h", "a1", "1", "b1", "2", "a2", "3", "c", "4");
-        diff.same("HSCAN", "h", "0");
-        diff.same("HSCAN", "h", "0", "COUNT", "1");
-        diff.same("HSCAN", "h", "0", "MATCH", "a*");
-        diff.same("HSCAN", "h", "0", "MATCH", "*", "COUNT", "100");
-        diff.same("HSCAN", "h", "0", "match", "x*");
-        diff.same("HSCAN", "h", "7");
-        diff.same("HSCAN", "h", "");
-        diff.same("HSCAN", "h", "-1");
-        diff.same("HSCAN", "h", "+3");
-        diff.same("HSCAN", "h", "18446744073709551615");
-        diff.same("HSCAN", "h", "18446744073709551616");
-        diff.same("HSCAN", "h", " 1");
-        diff.same("HSCAN", "h", "1x");
-        diff.same("HSCAN", "h", "-");
-        diff.same("HSCAN", "h", "0", "COUNT", "0");
-        diff.same("HSCAN", "h", "0", "COUNT", "-1");
-        diff.same("HSCAN", "h", "0", "COUNT", "x");
-        diff.same("HSCAN", "h", "0", "COUNT");
-        diff.same("HSCAN", "h", "0", "TYPE", "hash");
-        diff.same("HSCAN", "h", "0", "NOVALUES");
-        diff.same("HSCAN", "nosuch", "0");
-        diff.same("HSCAN", "nosuch", "0", "bad", "options");
-        diff.same("HSCAN", "nosuch", "x");
+        oracle.same("HSET", "h", "a1", "1", "b1", "2", "a2", "3", "c", "4");
+        oracle.same("HSCAN", "h", "0");
+        oracle.same("HSCAN", "h", "0", "COUNT", "1");
+        oracle.same("HSCAN", "h", "0", "MATCH", "a*");
+        oracle.same("HSCAN", "h", "0", "MATCH", "*", "COUNT", "100");
+        oracle.same("HSCAN", "h", "0", "match", "x*");
+        oracle.same("HSCAN", "h", "7");
+        oracle.same("HSCAN", "h", "");
+        oracle.same("HSCAN", "h", "-1");
+        oracle.same("HSCAN", "h", "+3");
+        oracle.same("HSCAN", "h", "18446744073709551615");
+        oracle.same("HSCAN", "h", "18446744073709551616");
+        oracle.same("HSCAN", "h", " 1");
+        oracle.same("HSCAN", "h", "1x");
+        oracle.same("HSCAN", "h", "-");
+        oracle.same("HSCAN", "h", "0", "COUNT", "0");
+        oracle.same("HSCAN", "h", "0", "COUNT", "-1");
+        oracle.same("HSCAN", "h", "0", "COUNT", "x");
+        oracle.same("HSCAN", "h", "0", "COUNT");
+        oracle.same("HSCAN", "h", "0", "TYPE", "hash");
+        oracle.same("HSCAN", "h", "0", "NOVALUES");
+        oracle.same("HSCAN", "nosuch", "0");
+        oracle.same("HSCAN", "nosuch", "0", "bad", "options");
+        oracle.same("HSCAN", "nosuch", "x");
     }
 
     @Test
     void hrandfieldShapesMatchRedis() {
-        diff.same("HSET", "h", "a", "1", "b", "2", "c", "3");
-        diff.same("HRANDFIELD", "nosuch");
-        diff.same("HRANDFIELD", "nosuch", "3");
-        diff.same("HRANDFIELD", "nosuch", "-3", "WITHVALUES");
-        diff.same("HRANDFIELD", "h", "0");
-        diff.same("HRANDFIELD", "h", "3");
-        diff.same("HRANDFIELD", "h", "5", "WITHVALUES");
-        diff.same("HRANDFIELD", "h", "100", "withvalues");
-        diff.same("HRANDFIELD", "h", "x");
-        diff.same("HRANDFIELD", "h", "1", "x");
-        diff.same("HRANDFIELD", "h", "1", "WITHVALUES", "x");
-        diff.same("HRANDFIELD", "nosuch", "0", "x");
-        diff.same("HRANDFIELD", "h", "-9223372036854775808");
-        diff.same("HRANDFIELD", "h", "9223372036854775807", "WITHVALUES");
-        diff.same("HRANDFIELD", "h", "-4611686018427387904", "WITHVALUES");
-        RawClient raw = diff.kevy();
+        oracle.same("HSET", "h", "a", "1", "b", "2", "c", "3");
+        oracle.same("HRANDFIELD", "nosuch");
+        oracle.same("HRANDFIELD", "nosuch", "3");
+        oracle.same("HRANDFIELD", "nosuch", "-3", "WITHVALUES");
+        oracle.same("HRANDFIELD", "h", "0");
+        oracle.same("HRANDFIELD", "h", "3");
+        oracle.same("HRANDFIELD", "h", "5", "WITHVALUES");
+        oracle.same("HRANDFIELD", "h", "100", "withvalues");
+        oracle.same("HRANDFIELD", "h", "x");
+        oracle.same("HRANDFIELD", "h", "1", "x");
+        oracle.same("HRANDFIELD", "h", "1", "WITHVALUES", "x");
+        oracle.same("HRANDFIELD", "nosuch", "0", "x");
+        oracle.same("HRANDFIELD", "h", "-9223372036854775808");
+        oracle.same("HRANDFIELD", "h", "9223372036854775807", "WITHVALUES");
+        oracle.same("HRANDFIELD", "h", "-4611686018427387904", "WITHVALUES");
+        RawClient raw = oracle.diff().kevy();
         assertThat(raw.call("HRANDFIELD", "h", "-5")).startsWith("*5\r\n");
         assertThat(raw.call("HRANDFIELD", "h", "-4", "WITHVALUES")).startsWith("*8\r\n");
         assertThat(raw.call("HRANDFIELD", "h", "2")).startsWith("*2\r\n");
@@ -215,23 +195,23 @@ class HashCommandsIT {
 
     @Test
     void encodingsFollowTheConfiguredLimitsAsRedis() {
-        diff.same("CONFIG", "SET", "hash-max-ziplist-entries", "4", "hash-max-ziplist-value", "8");
-        diff.same("HSET", "small", "a", "1", "b", "2", "c", "3", "d", "4");
+        oracle.same("CONFIG", "SET", "hash-max-ziplist-entries", "4", "hash-max-ziplist-value", "8");
+        oracle.same("HSET", "small", "a", "1", "b", "2", "c", "3", "d", "4");
         assertSameEncoding("small");
-        diff.same("HSET", "small", "e", "5");
+        oracle.same("HSET", "small", "e", "5");
         assertSameEncoding("small");
-        diff.same("HSET", "long", "f", "123456789");
+        oracle.same("HSET", "long", "f", "123456789");
         assertSameEncoding("long");
-        diff.same("HSET", "nx", "a", "1");
-        diff.same("HSETNX", "nx", "a", "123456789");
+        oracle.same("HSET", "nx", "a", "1");
+        oracle.same("HSETNX", "nx", "a", "123456789");
         assertSameEncoding("nx");
-        diff.same("HSETNX", "nx", "123456789", "1");
+        oracle.same("HSETNX", "nx", "123456789", "1");
         assertSameEncoding("nx");
-        diff.same("HSET", "fl", "f", "1");
-        diff.same("HINCRBYFLOAT", "fl", "f", "0.123456789");
+        oracle.same("HSET", "fl", "f", "1");
+        oracle.same("HINCRBYFLOAT", "fl", "f", "0.123456789");
         assertSameEncoding("fl");
-        diff.same("HSET", "hdel", "a", "1", "b", "2", "c", "3", "d", "4", "e", "5");
-        diff.same("HDEL", "hdel", "a", "b", "c");
+        oracle.same("HSET", "hdel", "a", "1", "b", "2", "c", "3", "d", "4", "e", "5");
+        oracle.same("HDEL", "hdel", "a", "b", "c");
         assertSameEncoding("hdel");
         samePairsInAnyOrder("HGETALL", "small");
         samePairsInAnyOrder("HGETALL", "hdel");
@@ -240,7 +220,7 @@ class HashCommandsIT {
 
     /** Compares a flat field/value array reply of a hashtable-encoded hash (whose order is the table's). */
     private void samePairsInAnyOrder(String... cmd) {
-        assertThat(pairs(diff.kevy().call(cmd))).isEqualTo(pairs(diff.redis().call(cmd)));
+        assertThat(pairs(oracle.diff().kevy().call(cmd))).isEqualTo(pairs(oracle.diff().redis().call(cmd)));
     }
 
     private static Set<String> pairs(String resp) {
@@ -258,8 +238,8 @@ class HashCommandsIT {
     }
 
     private void assertSameEncoding(String key) {
-        String k = encoding(diff.kevy().call("DEBUG", "OBJECT", key));
-        String r = encoding(diff.redis().call("DEBUG", "OBJECT", key));
+        String k = encoding(oracle.diff().kevy().call("DEBUG", "OBJECT", key));
+        String r = encoding(oracle.diff().redis().call("DEBUG", "OBJECT", key));
         assertThat(k).as("encoding of %s", key).isEqualTo(r);
     }
 
@@ -270,8 +250,8 @@ class HashCommandsIT {
 
     @Test
     void framesAreTheAppliedEffects() {
-        try (FrameRecorder frames = FrameRecorder.attach(kevy.server().engine())) {
-            RawClient raw = kevy.raw();
+        try (FrameRecorder frames = FrameRecorder.attach(oracle.engine())) {
+            RawClient raw = oracle.kevy().raw();
             raw.call("HSET", "h", "a", "1", "b", "2", "a", "3");
             raw.call("HMSET", "h", "c", "4");
             raw.call("HSETNX", "h", "a", "9");
@@ -315,7 +295,7 @@ class HashCommandsIT {
         Random rnd = new Random(seed);
         String[] fields = {"a", "b", "c", "d", "e", "f", "1", "22", ""};
         String[] values = {"1", "-5", "x", "3.5", "", "9223372036854775807", "0.1", "10", "abc"};
-        try (FrameRecorder frames = FrameRecorder.attach(kevy.server().engine())) {
+        try (FrameRecorder frames = FrameRecorder.attach(oracle.engine())) {
             for (int i = 0; i < 3000; i++) {
                 String key = "k" + rnd.nextInt(4);
                 String f = fields[rnd.nextInt(fields.length)];
@@ -336,9 +316,9 @@ class HashCommandsIT {
                     case 12 -> new String[] {"HSCAN", key, "0", "MATCH", "*" + f};
                     default -> new String[] {"HRANDFIELD", key, "50", "WITHVALUES"};
                 };
-                diff.same(cmd);
+                oracle.same(cmd);
             }
-            String digest = diff.same("DEBUG", "DIGEST");
+            String digest = oracle.same("DEBUG", "DIGEST");
             assertThat(digest).isNotEqualTo("+0000000000000000000000000000000000000000\r\n");
             try (TestServer replica = TestServer.start()) {
                 RawClient r = replica.raw();
@@ -353,7 +333,7 @@ class HashCommandsIT {
 
     @Test
     void lettuceHscanVisitsEveryFieldOfALargeHashWithMatchAndCount() {
-        RedisCommands<String, String> c = kevy.lettuce();
+        RedisCommands<String, String> c = oracle.kevy().lettuce();
         Map<String, String> all = new HashMap<>();
         for (int i = 0; i < 2000; i++) {
             all.put("field:" + i, "v" + i);
@@ -388,7 +368,7 @@ class HashCommandsIT {
 
     @Test
     void hscanReturnsEveryFieldPresentThroughoutWhileTheHashGrows() {
-        RedisCommands<String, String> c = kevy.lettuce();
+        RedisCommands<String, String> c = oracle.kevy().lettuce();
         Map<String, String> initial = new HashMap<>();
         for (int i = 0; i < 1000; i++) {
             initial.put("f" + i, "v");
@@ -413,7 +393,7 @@ class HashCommandsIT {
 
     @Test
     void lettuceHrandfield() {
-        RedisCommands<String, String> c = kevy.lettuce();
+        RedisCommands<String, String> c = oracle.kevy().lettuce();
         Map<String, String> h = new java.util.LinkedHashMap<>();
         for (String f : new String[] {"a", "b", "c", "d"}) {
             h.put(f, Integer.toString(f.charAt(0) - 'a' + 1));
