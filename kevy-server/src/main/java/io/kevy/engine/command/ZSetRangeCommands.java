@@ -116,28 +116,19 @@ final class ZSetRangeCommands {
             maxIdx = minIdx;
             minIdx = tmp;
         }
-        long start = 0;
-        long end = 0;
-        SkipList.ScoreRange scores = null;
-        SkipList.LexRange lex = null;
-        switch (type) {
-            case SCORE -> scores = ZSetArgs.scoreRange(c.arg(minIdx), c.arg(maxIdx));
-            case LEX -> lex = ZSetArgs.lexRange(c.arg(minIdx), c.arg(maxIdx));
-            default -> {
-                start = c.longArg(minIdx);
-                end = c.longArg(maxIdx);
-            }
-        }
+        Bounds b = Bounds.parse(c, type, minIdx, maxIdx);
         ZSetValue z = c.read(c.arg(keyIdx), ZSetValue.class);
         List<SkipList.Node> nodes;
         if (z == null) {
             nodes = List.of();
         } else if (type == Type.SCORE) {
-            nodes = byScore(z, scores, offset, limit, reverse);
+            nodes = walk(z, b.scores(), reverse ? z.list().lastInRange(b.scores()) : z.list().firstInRange(b.scores()),
+                    offset, limit, reverse);
         } else if (type == Type.LEX) {
-            nodes = byLex(z, lex, offset, limit, reverse);
+            nodes = walk(z, b.lex(), reverse ? z.lastInRange(b.lex()) : z.firstInRange(b.lex()), offset, limit,
+                    reverse);
         } else {
-            nodes = byRank(z, start, end, reverse);
+            nodes = byRank(z, b.start(), b.end(), reverse);
         }
         if (store) {
             // Redis starts the result as a skiplist when a rank range is known to exceed the listpack limit
@@ -151,9 +142,25 @@ final class ZSetRangeCommands {
         }
     }
 
-    /** Elements at ranks {@code start..end} (negative from the end), ascending or descending. */
-    static List<SkipList.Node> byRank(ZSetValue z, long start, long end, boolean reverse) {
-        long len = z.size();
+    /**
+     * The two range arguments at {@code minIdx}/{@code maxIdx} parsed as {@code type} says: ranks
+     * ({@code start}/{@code end}, {@link Type#RANK}), a score range or a lex range; the other fields are unset.
+     */
+    private record Bounds(long start, long end, SkipList.ScoreRange scores, SkipList.LexRange lex) {
+        static Bounds parse(Call c, Type type, int minIdx, int maxIdx) {
+            return switch (type) {
+                case SCORE -> new Bounds(0, 0, ZSetArgs.scoreRange(c.arg(minIdx), c.arg(maxIdx)), null);
+                case LEX -> new Bounds(0, 0, null, ZSetArgs.lexRange(c.arg(minIdx), c.arg(maxIdx)));
+                default -> new Bounds(c.longArg(minIdx), c.longArg(maxIdx), null, null);
+            };
+        }
+    }
+
+    /**
+     * Ranks {@code start..end} (negative from the end) of a set of {@code len} elements clamped as Redis does:
+     * {@code {first, last}} with {@code 0 <= first <= last < len}, or null when the range holds no element.
+     */
+    private static long[] clampRanks(long start, long end, long len) {
         if (start < 0) {
             start = len + start;
         }
@@ -164,12 +171,20 @@ final class ZSetRangeCommands {
             start = 0;
         }
         if (start > end || start >= len) {
+            return null;
+        }
+        return new long[] {start, Math.min(end, len - 1)};
+    }
+
+    /** Elements at ranks {@code start..end} (negative from the end), ascending or descending. */
+    static List<SkipList.Node> byRank(ZSetValue z, long start, long end, boolean reverse) {
+        long len = z.size();
+        long[] ranks = clampRanks(start, end, len);
+        if (ranks == null) {
             return List.of();
         }
-        if (end >= len) {
-            end = len - 1;
-        }
-        int n = (int) (end - start + 1);
+        start = ranks[0];
+        int n = (int) (ranks[1] - start + 1);
         List<SkipList.Node> out = new ArrayList<>(n);
         SkipList.Node x = z.list().byRank(reverse ? len - 1 - start : start);
         for (int i = 0; i < n && x != null; i++) {
@@ -192,32 +207,19 @@ final class ZSetRangeCommands {
         return target < 0 ? null : z.list().byRank(target);
     }
 
-    private static List<SkipList.Node> byScore(ZSetValue z, SkipList.ScoreRange r, long offset, long limit,
-                                               boolean reverse) {
+    /**
+     * BYSCORE / BYLEX: from {@code first} (the range's first element in the walk's direction, or null) skip
+     * {@code offset} elements, then take up to {@code limit} (negative: all) while they stay in {@code r}.
+     */
+    private static List<SkipList.Node> walk(ZSetValue z, SkipList.Range r, SkipList.Node first, long offset,
+                                            long limit, boolean reverse) {
         if (offset > 0 && offset >= z.size()) {
             return List.of();
         }
-        SkipList.Node x = skip(z, reverse ? z.list().lastInRange(r) : z.list().firstInRange(r), offset, reverse);
+        SkipList.Node x = skip(z, first, offset, reverse);
         List<SkipList.Node> out = new ArrayList<>();
         while (x != null && limit-- != 0) {
-            if (reverse ? !r.gteMin(x.score()) : !r.lteMax(x.score())) {
-                break;
-            }
-            out.add(x);
-            x = reverse ? x.prev() : x.next();
-        }
-        return out;
-    }
-
-    private static List<SkipList.Node> byLex(ZSetValue z, SkipList.LexRange r, long offset, long limit,
-                                             boolean reverse) {
-        if (offset > 0 && offset >= z.size()) {
-            return List.of();
-        }
-        SkipList.Node x = skip(z, reverse ? z.lastInRange(r) : z.firstInRange(r), offset, reverse);
-        List<SkipList.Node> out = new ArrayList<>();
-        while (x != null && limit-- != 0) {
-            if (reverse ? !r.gteMin(x.member()) : !r.lteMax(x.member())) {
+            if (reverse ? !r.gteMin(x) : !r.lteMax(x)) {
                 break;
             }
             out.add(x);
@@ -257,18 +259,7 @@ final class ZSetRangeCommands {
     /** ZREMRANGEBYRANK / ZREMRANGEBYSCORE / ZREMRANGEBYLEX: removes the range, emits {@code ZREM k ...}. */
     private static void removeRange(Call c, Type type) {
         byte[] key = c.arg(1);
-        long start = 0;
-        long end = 0;
-        SkipList.ScoreRange scores = null;
-        SkipList.LexRange lex = null;
-        switch (type) {
-            case SCORE -> scores = ZSetArgs.scoreRange(c.arg(2), c.arg(3));
-            case LEX -> lex = ZSetArgs.lexRange(c.arg(2), c.arg(3));
-            default -> {
-                start = c.longArg(2);
-                end = c.longArg(3);
-            }
-        }
+        Bounds b = Bounds.parse(c, type, 2, 3);
         ZSetValue z = c.value(key, ZSetValue.class);
         if (z == null) {
             c.reply().integer(0);
@@ -276,24 +267,15 @@ final class ZSetRangeCommands {
         }
         List<byte[]> removed = new ArrayList<>();
         switch (type) {
-            case SCORE -> z.removeRange(scores, n -> removed.add(n.member()));
-            case LEX -> z.removeRange(lex, n -> removed.add(n.member()));
+            case SCORE -> z.removeRange(b.scores(), n -> removed.add(n.member()));
+            case LEX -> z.removeRange(b.lex(), n -> removed.add(n.member()));
             default -> {
-                long len = z.size();
-                if (start < 0) {
-                    start = len + start;
-                }
-                if (end < 0) {
-                    end = len + end;
-                }
-                if (start < 0) {
-                    start = 0;
-                }
-                if (start > end || start >= len) {
+                long[] ranks = clampRanks(b.start(), b.end(), z.size());
+                if (ranks == null) {
                     c.reply().integer(0);
                     return;
                 }
-                z.removeRangeByRank(start, Math.min(end, len - 1), n -> removed.add(n.member()));
+                z.removeRangeByRank(ranks[0], ranks[1], n -> removed.add(n.member()));
             }
         }
         if (z.size() == 0) {

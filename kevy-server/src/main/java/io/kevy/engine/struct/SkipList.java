@@ -73,9 +73,24 @@ public final class SkipList {
     }
 
     /**
+     * An interval of the list's order, by score ({@link ScoreRange}) or by member ({@link LexRange}): what the range
+     * walks ({@link #firstInRange}, {@link #lastInRange}, {@link #deleteRange}) test nodes against.
+     */
+    public sealed interface Range permits ScoreRange, LexRange {
+        /** True when no element can be in the range. */
+        boolean isEmpty();
+
+        /** True when {@code n} is at or above the lower bound. */
+        boolean gteMin(Node n);
+
+        /** True when {@code n} is at or below the upper bound. */
+        boolean lteMax(Node n);
+    }
+
+    /**
      * A score interval; {@code minEx}/{@code maxEx} make a bound exclusive. Bounds may be infinite; never NaN.
      */
-    public record ScoreRange(double min, boolean minEx, double max, boolean maxEx) {
+    public record ScoreRange(double min, boolean minEx, double max, boolean maxEx) implements Range {
         /** True when {@code v} is at or above the lower bound. */
         public boolean gteMin(double v) {
             return minEx ? v > min : v >= min;
@@ -87,8 +102,19 @@ public final class SkipList {
         }
 
         /** True when no score can be in the range (min above max, or equal with an exclusive bound). */
+        @Override
         public boolean isEmpty() {
             return min > max || (min == max && (minEx || maxEx));
+        }
+
+        @Override
+        public boolean gteMin(Node n) {
+            return gteMin(n.score);
+        }
+
+        @Override
+        public boolean lteMax(Node n) {
+            return lteMax(n.score);
         }
     }
 
@@ -96,7 +122,7 @@ public final class SkipList {
      * A member interval; bounds are member bytes, or {@link #LEX_MIN} / {@link #LEX_MAX} (by identity) for
      * {@code -} and {@code +}. {@code minEx}/{@code maxEx} make a bound exclusive.
      */
-    public record LexRange(byte[] min, boolean minEx, byte[] max, boolean maxEx) {
+    public record LexRange(byte[] min, boolean minEx, byte[] max, boolean maxEx) implements Range {
         /** True when {@code m} is at or above the lower bound. */
         public boolean gteMin(byte[] m) {
             int c = compareLex(m, min);
@@ -110,9 +136,20 @@ public final class SkipList {
         }
 
         /** True when no member can be in the range. */
+        @Override
         public boolean isEmpty() {
             int c = compareLex(min, max);
             return c > 0 || (c == 0 && (minEx || maxEx));
+        }
+
+        @Override
+        public boolean gteMin(Node n) {
+            return gteMin(n.member);
+        }
+
+        @Override
+        public boolean lteMax(Node n) {
+            return lteMax(n.member);
         }
 
         @Override
@@ -365,115 +402,63 @@ public final class SkipList {
         return null;
     }
 
-    private boolean overlaps(ScoreRange r) {
-        return !r.isEmpty() && tail != null && r.gteMin(tail.score) && r.lteMax(header.forward[0].score);
-    }
-
-    /** The first (smallest) element in {@code r}, or null. */
-    public Node firstInRange(ScoreRange r) {
-        if (!overlaps(r)) {
-            return null;
-        }
-        Node x = header;
-        for (int i = level - 1; i >= 0; i--) {
-            while (x.forward[i] != null && !r.gteMin(x.forward[i].score)) {
-                x = x.forward[i];
-            }
-        }
-        x = x.forward[0];
-        return x != null && r.lteMax(x.score) ? x : null;
-    }
-
-    /** The last (largest) element in {@code r}, or null. */
-    public Node lastInRange(ScoreRange r) {
-        if (!overlaps(r)) {
-            return null;
-        }
-        Node x = header;
-        for (int i = level - 1; i >= 0; i--) {
-            while (x.forward[i] != null && r.lteMax(x.forward[i].score)) {
-                x = x.forward[i];
-            }
-        }
-        return x != header && r.gteMin(x.score) ? x : null;
-    }
-
-    private boolean overlaps(LexRange r) {
-        return !r.isEmpty() && tail != null && r.gteMin(tail.member) && r.lteMax(header.forward[0].member);
+    private boolean overlaps(Range r) {
+        return !r.isEmpty() && tail != null && r.gteMin(tail) && r.lteMax(header.forward[0]);
     }
 
     /**
-     * The first element whose member is in {@code r}, or null. Meaningful when all scores are equal (the lex
-     * commands' contract); otherwise, as in Redis, some element at a lex boundary of the walk.
+     * Walks down to the last node below {@code r}'s lower bound (the header when there is none), recording the
+     * node it leaves each level from in {@code update} when that is non-null.
      */
-    public Node firstInRange(LexRange r) {
-        if (!overlaps(r)) {
-            return null;
-        }
+    private Node lastBelow(Range r, Node[] update) {
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.forward[i] != null && !r.gteMin(x.forward[i].member)) {
+            while (x.forward[i] != null && !r.gteMin(x.forward[i])) {
                 x = x.forward[i];
             }
-        }
-        x = x.forward[0];
-        return x != null && r.lteMax(x.member) ? x : null;
-    }
-
-    /** The last element whose member is in {@code r}, or null (see {@link #firstInRange(LexRange)}). */
-    public Node lastInRange(LexRange r) {
-        if (!overlaps(r)) {
-            return null;
-        }
-        Node x = header;
-        for (int i = level - 1; i >= 0; i--) {
-            while (x.forward[i] != null && r.lteMax(x.forward[i].member)) {
-                x = x.forward[i];
+            if (update != null) {
+                update[i] = x;
             }
         }
-        return x != header && r.gteMin(x.member) ? x : null;
+        return x;
     }
 
     /**
-     * Deletes every element with a score in {@code r}, in ascending order, passing each removed node to
-     * {@code removed}.
+     * The first (smallest) element in {@code r}, or null. For a {@link LexRange} this is meaningful when all scores
+     * are equal (the lex commands' contract); otherwise, as in Redis, some element at a lex boundary of the walk.
+     */
+    public Node firstInRange(Range r) {
+        if (!overlaps(r)) {
+            return null;
+        }
+        Node x = lastBelow(r, null).forward[0];
+        return x != null && r.lteMax(x) ? x : null;
+    }
+
+    /** The last (largest) element in {@code r}, or null (see {@link #firstInRange}). */
+    public Node lastInRange(Range r) {
+        if (!overlaps(r)) {
+            return null;
+        }
+        Node x = header;
+        for (int i = level - 1; i >= 0; i--) {
+            while (x.forward[i] != null && r.lteMax(x.forward[i])) {
+                x = x.forward[i];
+            }
+        }
+        return x != header && r.gteMin(x) ? x : null;
+    }
+
+    /**
+     * Deletes every element in {@code r}, in ascending order, passing each removed node to {@code removed}.
      *
      * @return the number of elements deleted
      */
-    public int deleteRange(ScoreRange r, Consumer<Node> removed) {
+    public int deleteRange(Range r, Consumer<Node> removed) {
         Node[] update = new Node[level];
-        Node x = header;
-        for (int i = level - 1; i >= 0; i--) {
-            while (x.forward[i] != null && !r.gteMin(x.forward[i].score)) {
-                x = x.forward[i];
-            }
-            update[i] = x;
-        }
-        x = x.forward[0];
+        Node x = lastBelow(r, update).forward[0];
         int count = 0;
-        while (x != null && r.lteMax(x.score)) {
-            Node next = x.forward[0];
-            unlink(x, update);
-            removed.accept(x);
-            count++;
-            x = next;
-        }
-        return count;
-    }
-
-    /** Deletes every element whose member is in {@code r} (see {@link #deleteRange(ScoreRange, Consumer)}). */
-    public int deleteRange(LexRange r, Consumer<Node> removed) {
-        Node[] update = new Node[level];
-        Node x = header;
-        for (int i = level - 1; i >= 0; i--) {
-            while (x.forward[i] != null && !r.gteMin(x.forward[i].member)) {
-                x = x.forward[i];
-            }
-            update[i] = x;
-        }
-        x = x.forward[0];
-        int count = 0;
-        while (x != null && r.lteMax(x.member)) {
+        while (x != null && r.lteMax(x)) {
             Node next = x.forward[0];
             unlink(x, update);
             removed.accept(x);
