@@ -7,7 +7,6 @@ import static io.kevy.engine.command.CommandSpec.command;
 import io.kevy.engine.Bytes;
 import io.kevy.engine.Engine;
 import io.kevy.engine.ServerInfo;
-import io.kevy.engine.Shard;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -219,20 +218,9 @@ final class InfoCommand {
 
     /** {@code db0:keys=N,expires=M,avg_ttl=0}, omitted when the keyspace is empty (as Redis). */
     private static void keyspace(Engine e, StringBuilder sb) {
-        long keys = 0;
-        long expires = 0;
-        for (int i = 0; i < e.shardCount(); i++) {
-            Shard s = e.shard(i);
-            s.lock().lock();
-            try {
-                keys += s.keyspace().size();
-                expires += s.keyspace().expiresSize();
-            } finally {
-                s.lock().unlock();
-            }
-        }
-        if (keys > 0) {
-            sb.append(String.format(Locale.ROOT, "db0:keys=%d,expires=%d,avg_ttl=0\r\n", keys, expires));
+        long[] counts = InfoFields.keysAndExpires(e);
+        if (counts[0] > 0) {
+            sb.append(String.format(Locale.ROOT, "db0:keys=%d,expires=%d,avg_ttl=0\r\n", counts[0], counts[1]));
         }
     }
 }

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.ToLongFunction;
 
 /**
  * The field lists of INFO's memory, persistence, stats, replication and cpu sections (Redis 7.0 names and order;
@@ -27,6 +29,46 @@ final class InfoFields {
     private static final String ZERO_ID = "0000000000000000000000000000000000000000";
 
     private InfoFields() {
+    }
+
+    /** Runs {@code read} on each shard in turn, under that shard's lock. */
+    static void eachShardLocked(Engine e, Consumer<Shard> read) {
+        for (int i = 0; i < e.shardCount(); i++) {
+            Shard s = e.shard(i);
+            s.lock().lock();
+            try {
+                read.accept(s);
+            } finally {
+                s.lock().unlock();
+            }
+        }
+    }
+
+    /** The sum of {@code read} over the shards, each read under its shard's lock. */
+    static long sumOverShards(Engine e, ToLongFunction<Shard> read) {
+        long[] sum = new long[1];
+        eachShardLocked(e, s -> sum[0] += read.applyAsLong(s));
+        return sum[0];
+    }
+
+    /**
+     * {@code {keys, keys with an expiry}} over all shards, each shard's pair read under its lock (INFO keyspace,
+     * MEMORY STATS).
+     */
+    static long[] keysAndExpires(Engine e) {
+        long[] out = new long[2];
+        eachShardLocked(e, s -> {
+            out[0] += s.keyspace().size();
+            out[1] += s.keyspace().expiresSize();
+        });
+        return out;
+    }
+
+    /** Puts {@code value} for each of {@code keys}: the fields kevy has no counterpart for. */
+    private static void putAll(Map<String, String> f, String value, String... keys) {
+        for (String k : keys) {
+            f.put(k, value);
+        }
     }
 
     static void memory(Engine e, Map<String, String> f) {
@@ -52,14 +94,10 @@ final class InfoFields {
         long total = totalSystemMemory();
         f.put("total_system_memory", Long.toString(total));
         f.put("total_system_memory_human", human(total));
-        for (String k : new String[] {"used_memory_lua", "used_memory_vm_eval"}) {
-            f.put(k, "0");
-        }
+        putAll(f, "0", "used_memory_lua", "used_memory_vm_eval");
         f.put("used_memory_lua_human", "0B");
-        for (String k : new String[] {"used_memory_scripts_eval", "number_of_cached_scripts", "number_of_functions",
-            "number_of_libraries", "used_memory_vm_functions", "used_memory_vm_total"}) {
-            f.put(k, "0");
-        }
+        putAll(f, "0", "used_memory_scripts_eval", "number_of_cached_scripts", "number_of_functions",
+                "number_of_libraries", "used_memory_vm_functions", "used_memory_vm_total");
         f.put("used_memory_vm_total_human", "0B");
         f.put("used_memory_functions", "0");
         f.put("used_memory_scripts", "0");
@@ -75,11 +113,9 @@ final class InfoFields {
         f.put("rss_overhead_bytes", "0");
         f.put("mem_fragmentation_ratio", fixed2(used == 0 ? 0 : (float) rss / used));
         f.put("mem_fragmentation_bytes", Long.toString(rss - used));
-        for (String k : new String[] {"mem_not_counted_for_evict", "mem_replication_backlog",
-            "mem_total_replication_buffers", "mem_clients_slaves", "mem_clients_normal", "mem_cluster_links",
-            "mem_aof_buffer"}) {
-            f.put(k, "0");
-        }
+        putAll(f, "0", "mem_not_counted_for_evict", "mem_replication_backlog",
+                "mem_total_replication_buffers", "mem_clients_slaves", "mem_clients_normal", "mem_cluster_links",
+                "mem_aof_buffer");
         f.put("mem_allocator", "jvm");
         f.put("active_defrag_running", "0");
         f.put("lazyfree_pending_objects", "0");
@@ -88,20 +124,9 @@ final class InfoFields {
 
     /** Neutral values until persistence registers its own section (rdb_changes_since_last_save is real). */
     static void persistence(Engine e, Map<String, String> f) {
-        long dirty = 0;
-        for (int i = 0; i < e.shardCount(); i++) {
-            Shard s = e.shard(i);
-            s.lock().lock();
-            try {
-                dirty += s.dirty();
-            } finally {
-                s.lock().unlock();
-            }
-        }
-        for (String k : new String[] {"loading", "async_loading", "current_cow_peak", "current_cow_size",
-            "current_cow_size_age"}) {
-            f.put(k, "0");
-        }
+        long dirty = sumOverShards(e, Shard::dirty);
+        putAll(f, "0", "loading", "async_loading", "current_cow_peak", "current_cow_size",
+                "current_cow_size_age");
         f.put("current_fork_perc", "0.00");
         f.put("current_save_keys_processed", "0");
         f.put("current_save_keys_total", "0");
@@ -130,52 +155,31 @@ final class InfoFields {
     }
 
     static void stats(Engine e, Map<String, String> f) {
-        long expired = 0;
-        for (int i = 0; i < e.shardCount(); i++) {
-            Shard s = e.shard(i);
-            s.lock().lock();
-            try {
-                expired += s.expiredKeys();
-            } finally {
-                s.lock().unlock();
-            }
-        }
+        long expired = sumOverShards(e, Shard::expiredKeys);
         long commands = e.commandStats().totalCalls();
         f.put("total_connections_received", "0");
         f.put("total_commands_processed", Long.toString(commands));
         f.put("instantaneous_ops_per_sec", "0");
-        for (String k : new String[] {"total_net_input_bytes", "total_net_output_bytes", "total_net_repl_input_bytes",
-            "total_net_repl_output_bytes"}) {
-            f.put(k, "0");
-        }
-        for (String k : new String[] {"instantaneous_input_kbps", "instantaneous_output_kbps",
-            "instantaneous_input_repl_kbps", "instantaneous_output_repl_kbps"}) {
-            f.put(k, "0.00");
-        }
-        for (String k : new String[] {"rejected_connections", "sync_full", "sync_partial_ok", "sync_partial_err"}) {
-            f.put(k, "0");
-        }
+        putAll(f, "0", "total_net_input_bytes", "total_net_output_bytes", "total_net_repl_input_bytes",
+                "total_net_repl_output_bytes");
+        putAll(f, "0.00", "instantaneous_input_kbps", "instantaneous_output_kbps",
+                "instantaneous_input_repl_kbps", "instantaneous_output_repl_kbps");
+        putAll(f, "0", "rejected_connections", "sync_full", "sync_partial_ok", "sync_partial_err");
         f.put("expired_keys", Long.toString(expired));
         f.put("expired_stale_perc", "0.00");
-        for (String k : new String[] {"expired_time_cap_reached_count", "expire_cycle_cpu_milliseconds",
-            "evicted_keys", "evicted_clients", "total_eviction_exceeded_time", "current_eviction_exceeded_time"}) {
-            f.put(k, "0");
-        }
+        putAll(f, "0", "expired_time_cap_reached_count", "expire_cycle_cpu_milliseconds",
+                "evicted_keys", "evicted_clients", "total_eviction_exceeded_time", "current_eviction_exceeded_time");
         f.put("keyspace_hits", Long.toString(e.keyspaceHits()));
         f.put("keyspace_misses", Long.toString(e.keyspaceMisses()));
-        for (String k : new String[] {"pubsub_channels", "pubsub_patterns", "pubsubshard_channels",
-            "latest_fork_usec", "total_forks", "migrate_cached_sockets", "slave_expires_tracked_keys",
-            "active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits", "active_defrag_key_misses",
-            "total_active_defrag_time", "current_active_defrag_time", "tracking_total_keys", "tracking_total_items",
-            "tracking_total_prefixes", "unexpected_error_replies"}) {
-            f.put(k, "0");
-        }
+        putAll(f, "0", "pubsub_channels", "pubsub_patterns", "pubsubshard_channels",
+                "latest_fork_usec", "total_forks", "migrate_cached_sockets", "slave_expires_tracked_keys",
+                "active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits", "active_defrag_key_misses",
+                "total_active_defrag_time", "current_active_defrag_time", "tracking_total_keys", "tracking_total_items",
+                "tracking_total_prefixes", "unexpected_error_replies");
         f.put("total_error_replies", Long.toString(e.errorReplies()));
-        for (String k : new String[] {"dump_payload_sanitizations", "total_reads_processed",
-            "total_writes_processed", "io_threaded_reads_processed", "io_threaded_writes_processed",
-            "reply_buffer_shrinks", "reply_buffer_expands"}) {
-            f.put(k, "0");
-        }
+        putAll(f, "0", "dump_payload_sanitizations", "total_reads_processed",
+                "total_writes_processed", "io_threaded_reads_processed", "io_threaded_writes_processed",
+                "reply_buffer_shrinks", "reply_buffer_expands");
     }
 
     static void replication(Engine e, Map<String, String> f) {

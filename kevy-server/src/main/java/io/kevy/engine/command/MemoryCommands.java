@@ -9,7 +9,6 @@ import io.kevy.engine.Errors;
 import io.kevy.engine.Keyspace;
 import io.kevy.engine.RedisNumbers;
 import io.kevy.engine.ReplySink;
-import io.kevy.engine.Shard;
 import io.kevy.engine.struct.Dict;
 import io.kevy.engine.type.RedisValue;
 
@@ -62,19 +61,9 @@ final class MemoryCommands {
 
     /** MEMORY STATS: Redis 7.0's map, with the JVM's heap figures (see {@link InfoFields}). */
     private static void memoryStats(Call c) {
-        long keys = 0;
-        long expires = 0;
-        long buckets = 0;
-        for (int i = 0; i < c.engine().shardCount(); i++) {
-            Shard s = c.engine().shard(i);
-            s.lock().lock();
-            try {
-                keys += s.keyspace().size();
-                expires += s.keyspace().expiresSize();
-            } finally {
-                s.lock().unlock();
-            }
-        }
+        long[] counts = InfoFields.keysAndExpires(c.engine());
+        long keys = counts[0];
+        long expires = counts[1];
         long used = InfoFields.usedHeap();
         long peak = InfoFields.peak(used);
         long startup = InfoFields.startup(used);
