@@ -93,6 +93,23 @@ public final class FrameRecorder implements EffectListener, AutoCloseable {
         return new ArrayList<>(all);
     }
 
+    /**
+     * The completeness invariant (feed contract §7) for a randomised run: sends every frame recorded since attaching
+     * ({@link #all}) to {@code mirror}, a server that started empty, asserting that it accepts each one; checks, as
+     * {@link #take} does, that no frame was emitted on the wrong shard; then asserts that the mirror's whole state
+     * ({@link StateDump}) equals the recorded engine's. {@code seed} names the run in failure messages.
+     */
+    public void assertReplayRebuilds(TestServer mirror, long seed) {
+        RawClient dst = mirror.raw();
+        for (Frame f : all()) {
+            String reply = new String(dst.send(RawClient.encode(f.argv())).readReplyBytes(),
+                    StandardCharsets.ISO_8859_1);
+            assertThat(reply).as("seed %d, replay of %s", seed, f.text()).doesNotStartWith("-");
+        }
+        take();
+        assertThat(StateDump.of(mirror.server().engine())).as("seed %d", seed).isEqualTo(StateDump.of(engine));
+    }
+
     @Override
     public void close() {
         for (int i = 0; i < engine.shardCount(); i++) {
