@@ -59,4 +59,25 @@ final class Args {
             return pos;
         };
     }
+
+    /**
+     * Ranks {@code start..end} (negative from the end) of a list or sorted set of {@code len} elements, clamped as
+     * Redis does: {@code {first, last}} with {@code 0 <= first <= last < len}, or null when the range holds no
+     * element (LRANGE, LTRIM, ZRANGE, ZREMRANGEBYRANK).
+     */
+    static long[] clampRanks(long start, long end, long len) {
+        if (start < 0) {
+            start = len + start;
+        }
+        if (end < 0) {
+            end = len + end;
+        }
+        if (start < 0) {
+            start = 0;
+        }
+        if (start > end || start >= len) {
+            return null;
+        }
+        return new long[] {start, Math.min(end, len - 1)};
+    }
 }

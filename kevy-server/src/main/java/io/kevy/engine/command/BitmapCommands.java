@@ -153,26 +153,17 @@ final class BitmapCommands {
         int firstMask = 0;
         int lastMask = 0;
         if (c.argc() == 4 || c.argc() == 5) {
-            long totlen = p.length;
             start = c.longArg(2);
             end = c.longArg(3);
             if (start < 0 && end < 0 && start > end) {
                 c.reply().integer(0);
                 return;
             }
-            boolean isBit = c.argc() == 5 && unit(c, 4);
-            if (isBit) {
-                totlen <<= 3;
-            }
-            long[] r = clampRange(start, end, totlen);
-            start = r[0];
-            end = r[1];
-            if (isBit && start <= end) {
-                firstMask = ~((1 << (8 - (int) (start & 7))) - 1) & 0xff;
-                lastMask = (1 << (7 - (int) (end & 7))) - 1;
-                start >>= 3;
-                end >>= 3;
-            }
+            Span s = Span.of(start, end, p.length, c.argc() == 5 && unit(c, 4));
+            start = s.start();
+            end = s.end();
+            firstMask = s.firstMask();
+            lastMask = s.lastMask();
         } else if (c.argc() == 2) {
             start = 0;
             end = p.length - 1;
@@ -191,6 +182,22 @@ final class BitmapCommands {
             count -= Integer.bitCount(p[(int) end] & lastMask);
         }
         c.reply().integer(count);
+    }
+
+    /**
+     * A BITCOUNT/BITPOS range {@code start..end} (in bits when {@code isBit}, else bytes; negative from the end)
+     * clamped to a string of {@code bytes} bytes: the byte offsets {@code [start, end]} to scan and, for a BIT range,
+     * the masks of the bits outside it in the first and last byte (0 = none), as Redis 7.0's bitcount/bitpos.
+     */
+    private record Span(long start, long end, int firstMask, int lastMask) {
+        static Span of(long start, long end, long bytes, boolean isBit) {
+            long[] r = clampRange(start, end, isBit ? bytes << 3 : bytes);
+            if (isBit && r[0] <= r[1]) {
+                return new Span(r[0] >> 3, r[1] >> 3, ~((1 << (8 - (int) (r[0] & 7))) - 1) & 0xff,
+                        (1 << (7 - (int) (r[1] & 7))) - 1);
+            }
+            return new Span(r[0], r[1], 0, 0);
+        }
     }
 
     /** True for BIT, false for BYTE, else a syntax error. */
@@ -255,18 +262,11 @@ final class BitmapCommands {
             } else {
                 end = totlen - 1;
             }
-            if (isBit) {
-                totlen <<= 3;
-            }
-            long[] r = clampRange(start, end, totlen);
-            start = r[0];
-            end = r[1];
-            if (isBit && start <= end) {
-                firstMask = ~((1 << (8 - (int) (start & 7))) - 1) & 0xff;
-                lastMask = (1 << (7 - (int) (end & 7))) - 1;
-                start >>= 3;
-                end >>= 3;
-            }
+            Span s = Span.of(start, end, totlen, isBit);
+            start = s.start();
+            end = s.end();
+            firstMask = s.firstMask();
+            lastMask = s.lastMask();
         } else if (argc == 3) {
             start = 0;
             end = p.length - 1;

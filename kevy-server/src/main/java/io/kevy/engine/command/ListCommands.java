@@ -218,25 +218,13 @@ final class ListCommands {
             c.reply().array(0);
             return;
         }
-        long len = l.size();
-        if (start < 0) {
-            start += len;
-        }
-        if (end < 0) {
-            end += len;
-        }
-        if (start < 0) {
-            start = 0;
-        }
-        if (start > end || start >= len) {
+        long[] ranks = Args.clampRanks(start, end, l.size());
+        if (ranks == null) {
             c.reply().array(0);
             return;
         }
-        if (end >= len) {
-            end = len - 1;
-        }
-        c.reply().array((int) (end - start + 1));
-        for (long i = start; i <= end; i++) {
+        c.reply().array((int) (ranks[1] - ranks[0] + 1));
+        for (long i = ranks[0]; i <= ranks[1]; i++) {
             c.reply().bulk(l.get((int) i));
         }
     }
@@ -292,27 +280,9 @@ final class ListCommands {
             return;
         }
         long len = l.size();
-        if (start < 0) {
-            start += len;
-        }
-        if (end < 0) {
-            end += len;
-        }
-        if (start < 0) {
-            start = 0;
-        }
-        long ltrim;
-        long rtrim;
-        if (start > end || start >= len) {
-            ltrim = len;
-            rtrim = 0;
-        } else {
-            if (end >= len) {
-                end = len - 1;
-            }
-            ltrim = start;
-            rtrim = len - end - 1;
-        }
+        long[] ranks = Args.clampRanks(start, end, len);
+        long ltrim = ranks == null ? len : ranks[0];
+        long rtrim = ranks == null ? 0 : len - ranks[1] - 1;
         if (ltrim + rtrim > 0) {
             l.removeFirst((int) ltrim);
             l.removeLast((int) rtrim);

@@ -156,30 +156,10 @@ final class ZSetRangeCommands {
         }
     }
 
-    /**
-     * Ranks {@code start..end} (negative from the end) of a set of {@code len} elements clamped as Redis does:
-     * {@code {first, last}} with {@code 0 <= first <= last < len}, or null when the range holds no element.
-     */
-    private static long[] clampRanks(long start, long end, long len) {
-        if (start < 0) {
-            start = len + start;
-        }
-        if (end < 0) {
-            end = len + end;
-        }
-        if (start < 0) {
-            start = 0;
-        }
-        if (start > end || start >= len) {
-            return null;
-        }
-        return new long[] {start, Math.min(end, len - 1)};
-    }
-
     /** Elements at ranks {@code start..end} (negative from the end), ascending or descending. */
     static List<SkipList.Node> byRank(ZSetValue z, long start, long end, boolean reverse) {
         long len = z.size();
-        long[] ranks = clampRanks(start, end, len);
+        long[] ranks = Args.clampRanks(start, end, len);
         if (ranks == null) {
             return List.of();
         }
@@ -270,7 +250,7 @@ final class ZSetRangeCommands {
             case SCORE -> z.removeRange(b.scores(), n -> removed.add(n.member()));
             case LEX -> z.removeRange(b.lex(), n -> removed.add(n.member()));
             default -> {
-                long[] ranks = clampRanks(b.start(), b.end(), z.size());
+                long[] ranks = Args.clampRanks(b.start(), b.end(), z.size());
                 if (ranks == null) {
                     c.reply().integer(0);
                     return;

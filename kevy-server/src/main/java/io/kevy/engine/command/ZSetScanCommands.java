@@ -45,22 +45,9 @@ final class ZSetScanCommands {
             c.reply().array(0);
             return;
         }
-        long count = 10;
-        byte[] pattern = null;
-        for (int i = 3; i < c.argc(); i += 2) {
-            boolean hasValue = i + 1 < c.argc();
-            if (c.argIs(i, "count") && hasValue) {
-                count = c.longArg(i + 1);
-                if (count < 1) {
-                    throw Call.fail(Errors.SYNTAX);
-                }
-            } else if (c.argIs(i, "match") && hasValue) {
-                byte[] p = c.arg(i + 1);
-                pattern = p.length == 1 && p[0] == '*' ? null : p;
-            } else {
-                throw Call.fail(Errors.SYNTAX);
-            }
-        }
+        SetCommands.ScanOptions opts = SetCommands.ScanOptions.parse(c, 3);
+        long count = opts.count;
+        byte[] pattern = opts.pattern;
         List<byte[]> members = new ArrayList<>();
         List<Double> scores = new ArrayList<>();
         boolean listpack = z.encoding().equals("listpack");
