@@ -1,17 +1,14 @@
 package io.kevy.examples.cache;
 
-import io.kevy.examples.support.Shutdown;
+import io.kevy.examples.support.StoppableCommand;
 import io.kevy.feed.client.FeedSource;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code java -jar kevy-cache-invalidation.jar}: serves {@code GET /users/{id}} from a Caffeine cache of the
@@ -20,7 +17,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "kevy-cache-invalidation", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Serve kevy hashes over HTTP from a cache that the change feed keeps fresh.")
-public final class CacheInvalidationMain implements Callable<Integer> {
+public final class CacheInvalidationMain extends StoppableCommand {
     @Option(names = "--uri", defaultValue = "redis://127.0.0.1:6004",
             description = "kevy server (started with --feed): redis://host:port (default: ${DEFAULT-VALUE}).")
     String uri;
@@ -42,34 +39,25 @@ public final class CacheInvalidationMain implements Callable<Integer> {
             description = "Most cached entries (default: ${DEFAULT-VALUE}).")
     long maxSize;
 
-    @Spec
-    CommandLine.Model.CommandSpec spec;
-
-    /** Counted down by Ctrl-C (the shutdown hook), or by a test. */
-    final CountDownLatch stop = new CountDownLatch(1);
-
     @Override
-    public Integer call() throws Exception {
-        return Shutdown.runUntilStopped(stop, () -> {
-            PrintWriter out = spec.commandLine().getOut();
-            RedisClient client = RedisClient.create(uri);
-            try (StatefulRedisConnection<String, String> conn = client.connect();
-                 FeedSource source = FeedSource.connect(uri)) {
-                HashCache cache = new HashCache(conn, prefix, maxSize);
-                try (CacheInvalidator invalidator = new CacheInvalidator(cache, source, "cache-invalidation",
-                        b -> b).start();
-                     HashService service = HashService.start(new InetSocketAddress(bind, port), route, cache,
-                             () -> HashService.health(invalidator, cache))) {
-                    out.println("serving http://" + bind + ":" + service.port() + route + "{id} from " + prefix
-                            + "{id} in " + uri + " (GET /health; Ctrl-C stops)");
-                    out.flush();
-                    stop.await();
-                }
-            } finally {
-                client.shutdown();
+    protected int run(PrintWriter out) throws Exception {
+        RedisClient client = RedisClient.create(uri);
+        try (StatefulRedisConnection<String, String> conn = client.connect();
+             FeedSource source = FeedSource.connect(uri)) {
+            HashCache cache = new HashCache(conn, prefix, maxSize);
+            try (CacheInvalidator invalidator = new CacheInvalidator(cache, source, "cache-invalidation",
+                    b -> b).start();
+                 HashService service = HashService.start(new InetSocketAddress(bind, port), route, cache,
+                         () -> HashService.health(invalidator, cache))) {
+                out.println("serving http://" + bind + ":" + service.port() + route + "{id} from " + prefix
+                        + "{id} in " + uri + " (GET /health; Ctrl-C stops)");
+                out.flush();
+                stop.await();
             }
-            return 0;
-        });
+        } finally {
+            client.shutdown();
+        }
+        return 0;
     }
 
     public static void main(String[] args) {

@@ -2,14 +2,12 @@ package io.kevy.examples.kafka;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.kevy.examples.support.Shutdown;
+import io.kevy.examples.support.StoppableCommand;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -17,7 +15,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code java -jar kevy-kafka-consumer.jar}: reads the topics of a kevy Kafka bridge and prints each change
@@ -28,7 +25,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "kevy-kafka-consumer", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Print the changes a kevy Kafka bridge forwards, and keep a view of the keys.")
-public final class ChangeTopicConsumer implements Callable<Integer> {
+public final class ChangeTopicConsumer extends StoppableCommand {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Option(names = "--bootstrap", defaultValue = "127.0.0.1:9092",
@@ -46,43 +43,34 @@ public final class ChangeTopicConsumer implements Callable<Integer> {
     @Option(names = "--quiet", description = "Print no line per change, only the view's size at the end.")
     boolean quiet;
 
-    @Spec
-    CommandLine.Model.CommandSpec spec;
-
-    /** Counted down by Ctrl-C (the shutdown hook), or by a test. */
-    final CountDownLatch stop = new CountDownLatch(1);
-
     /** The view, for tests. */
     final KeyView view = new KeyView();
 
     @Override
-    public Integer call() throws Exception {
-        return Shutdown.runUntilStopped(stop, () -> {
-            PrintWriter out = spec.commandLine().getOut();
-            Properties p = new Properties();
-            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-            p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-            p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-                    new ByteArrayDeserializer())) {
-                consumer.subscribe(topics);
-                while (stop.getCount() > 0) {
-                    for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                        JsonNode e = JSON.readTree(r.value());
-                        synchronized (view) {
-                            view.apply(r.partition(), e);
-                        }
-                        if (!quiet) {
-                            out.println(line(r, e));
-                        }
+    protected int run(PrintWriter out) throws Exception {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.subscribe(topics);
+            while (stop.getCount() > 0) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    JsonNode e = JSON.readTree(r.value());
+                    synchronized (view) {
+                        view.apply(r.partition(), e);
                     }
-                    out.flush();
+                    if (!quiet) {
+                        out.println(line(r, e));
+                    }
                 }
-                out.printf("stopped: %d records, %d keys in the view%n", view.applied(), view.size());
+                out.flush();
             }
-            return 0;
-        });
+            out.printf("stopped: %d records, %d keys in the view%n", view.applied(), view.size());
+        }
+        return 0;
     }
 
     /** {@code kevy.pkg/1@42 hset pkg:zlib1g version=1:1.2.13.dfsg-1}. */

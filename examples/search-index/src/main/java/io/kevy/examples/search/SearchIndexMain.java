@@ -1,6 +1,6 @@
 package io.kevy.examples.search;
 
-import io.kevy.examples.support.Shutdown;
+import io.kevy.examples.support.StoppableCommand;
 import io.kevy.feed.client.FeedSource;
 import io.kevy.feed.client.StartFrom;
 import io.lettuce.core.RedisClient;
@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -75,7 +74,7 @@ public final class SearchIndexMain {
 
     @Command(name = "follow", mixinStandardHelpOptions = true,
             description = "Keep a Lucene index of the pkg:* hashes current from the feed, until Ctrl-C.")
-    static final class Follow implements Callable<Integer> {
+    static final class Follow extends StoppableCommand {
         @Option(names = "--uri", defaultValue = DEFAULT_URI, description = "kevy server, started with --feed "
                 + "(default: ${DEFAULT-VALUE}).")
         String uri;
@@ -86,35 +85,26 @@ public final class SearchIndexMain {
         @Option(names = "--prefix", defaultValue = "pkg:", description = "Key prefix (default: ${DEFAULT-VALUE}).")
         String prefix;
 
-        @Spec
-        CommandLine.Model.CommandSpec spec;
-
-        /** Counted down by Ctrl-C (the shutdown hook), or by a test. */
-        final CountDownLatch stop = new CountDownLatch(1);
-
         @Override
-        public Integer call() throws Exception {
-            return Shutdown.runUntilStopped(stop, () -> {
-                PrintWriter out = spec.commandLine().getOut();
-                try (HashIndex index = HashIndex.open(dir);
-                     IndexCursorStore cursors = new IndexCursorStore(index, IndexCursorStore.DEFAULT_INTERVAL);
-                     FeedSource source = FeedSource.connect(uri);
-                     IndexUpdater updater = new IndexUpdater(index, source, "search-index", prefix, cursors,
-                             b -> b.startFrom(StartFrom.REBUILD))) {
-                    updater.start();
-                    out.printf("indexing %s* of %s into %s: %d documents (Ctrl-C stops)%n", prefix, uri, dir,
-                            index.count());
-                    out.flush();
-                    while (!stop.await(1, TimeUnit.SECONDS)) {
-                        if (updater.consumer().failure().isPresent()) {
-                            spec.commandLine().getErr().println(updater.consumer().failure().get().getMessage());
-                            return 1;
-                        }
+        protected int run(PrintWriter out) throws Exception {
+            try (HashIndex index = HashIndex.open(dir);
+                 IndexCursorStore cursors = new IndexCursorStore(index, IndexCursorStore.DEFAULT_INTERVAL);
+                 FeedSource source = FeedSource.connect(uri);
+                 IndexUpdater updater = new IndexUpdater(index, source, "search-index", prefix, cursors,
+                         b -> b.startFrom(StartFrom.REBUILD))) {
+                updater.start();
+                out.printf("indexing %s* of %s into %s: %d documents (Ctrl-C stops)%n", prefix, uri, dir,
+                        index.count());
+                out.flush();
+                while (!stop.await(1, TimeUnit.SECONDS)) {
+                    if (updater.consumer().failure().isPresent()) {
+                        spec.commandLine().getErr().println(updater.consumer().failure().get().getMessage());
+                        return 1;
                     }
-                    out.printf("stopped: %d documents%n", index.count());
                 }
-                return 0;
-            });
+                out.printf("stopped: %d documents%n", index.count());
+            }
+            return 0;
         }
     }
 
