@@ -80,4 +80,27 @@ final class Args {
         }
         return new long[] {start, Math.min(end, len - 1)};
     }
+
+    /**
+     * Redis's range normalisation for strings (GETRANGE, BITCOUNT, BITPOS): negatives count from the end, then both
+     * are clamped to {@code [0, totlen - 1]}; {@code {start, end}}, empty when {@code start > end}.
+     */
+    static long[] clampStringRange(long start, long end, long totlen) {
+        if (start < 0) {
+            start = totlen + start;
+        }
+        if (end < 0) {
+            end = totlen + end;
+        }
+        if (start < 0) {
+            start = 0;
+        }
+        if (end < 0) {
+            end = 0;
+        }
+        if (end >= totlen) {
+            end = totlen - 1;
+        }
+        return new long[] {start, end};
+    }
 }

@@ -191,7 +191,7 @@ final class BitmapCommands {
      */
     private record Span(long start, long end, int firstMask, int lastMask) {
         static Span of(long start, long end, long bytes, boolean isBit) {
-            long[] r = clampRange(start, end, isBit ? bytes << 3 : bytes);
+            long[] r = Args.clampStringRange(start, end, isBit ? bytes << 3 : bytes);
             if (isBit && r[0] <= r[1]) {
                 return new Span(r[0] >> 3, r[1] >> 3, ~((1 << (8 - (int) (r[0] & 7))) - 1) & 0xff,
                         (1 << (7 - (int) (r[1] & 7))) - 1);
@@ -209,26 +209,6 @@ final class BitmapCommands {
             return false;
         }
         throw Call.fail(Errors.SYNTAX);
-    }
-
-    /** Redis's range normalisation for BITCOUNT/BITPOS: negatives from the end, clamped to [0, totlen - 1]. */
-    private static long[] clampRange(long start, long end, long totlen) {
-        if (start < 0) {
-            start = totlen + start;
-        }
-        if (end < 0) {
-            end = totlen + end;
-        }
-        if (start < 0) {
-            start = 0;
-        }
-        if (end < 0) {
-            end = 0;
-        }
-        if (end >= totlen) {
-            end = totlen - 1;
-        }
-        return new long[] {start, end};
     }
 
     /**

@@ -152,21 +152,9 @@ final class StringEditCommands {
             c.reply().bulk(Bytes.EMPTY);
             return;
         }
-        if (start < 0) {
-            start = len + start;
-        }
-        if (end < 0) {
-            end = len + end;
-        }
-        if (start < 0) {
-            start = 0;
-        }
-        if (end < 0) {
-            end = 0;
-        }
-        if (end >= len) {
-            end = len - 1;
-        }
+        long[] r = Args.clampStringRange(start, end, len);
+        start = r[0];
+        end = r[1];
         if (start > end || len == 0) {
             c.reply().bulk(Bytes.EMPTY);
         } else {
