@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * @Test
  * void getMatchesRedis() {
  *     oracle.same("SET", "k", "v");
- *     oracle.same("GET k");        // one string: split on spaces
+ *     oracle.sameLine("GET k");    // a command line: split on spaces
  *     oracle.kevy().lettuce().get("k");
  * }
  * }</pre>
