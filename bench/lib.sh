@@ -1,0 +1,67 @@
+# Shared by bench/feed.sh, bench/memory.sh and bench/rebuild.sh (sourced, not run): building the benchmark jar
+# when stale, the machine line, kevy/redis server processes on free ports, and their cleanup on exit.
+# Callers set ROOT and `set -euo pipefail` first.
+
+BENCH_JAR="$ROOT/bench/target/benchmarks.jar"
+KEVY_JAR="$ROOT/kevy-server/target/kevy-server.jar"
+WORK="$(mktemp -d)"
+SERVER_PIDS=()
+# extra JVM options for kevy server processes, e.g. SERVER_JAVA_OPTS="-XX:StartFlightRecording=filename=k.jfr"
+SERVER_JAVA_OPTS="${SERVER_JAVA_OPTS:-}"
+
+cleanup() {
+  local pid
+  for pid in "${SERVER_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${SERVER_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# Rebuilds bench/target/benchmarks.jar (and kevy-server.jar) when a source or pom is newer than it.
+build_if_stale() {
+  if [[ -f "$BENCH_JAR" && -f "$KEVY_JAR" ]] && [[ -z "$(find "$ROOT/pom.xml" "$ROOT"/{kevy-common,kevy-server,feed-client,bench}/pom.xml \
+      "$ROOT"/{kevy-common,kevy-server,feed-client,bench}/src/main -newer "$BENCH_JAR" -print -quit 2>/dev/null)" ]]; then
+    return 0
+  fi
+  echo "$(basename "$0"): building bench/target/benchmarks.jar..." >&2
+  (cd "$ROOT" && ./mvnw -q -B -o -DskipTests -DskipITs package -pl bench -am >/dev/null)
+}
+
+# "cores=2 cpu=... jvm=... commit=... load=..." (load = the 1-minute load average now)
+machine() {
+  local cpu jvm
+  cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
+  jvm=$(java -version 2>&1 | head -1 | tr -d '"')
+  echo "cores=$(nproc) cpu=\"$cpu\" jvm=\"$jvm\" commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown) load=$(cut -d' ' -f1 /proc/loadavg)"
+}
+load1() { cut -d' ' -f1 /proc/loadavg; }
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+wait_ping() { for _ in $(seq 1 400); do redis-cli -p "$1" PING >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "server on $1 did not start" >&2; return 1; }
+
+# start_kevy PORT [server options...]: a kevy-server process with its own data dir, snapshots off; sets LAST_PID
+start_kevy() {
+  local port="$1"; shift
+  local dir="$WORK/kevy-$port"; mkdir -p "$dir"
+  # shellcheck disable=SC2086
+  KEVY_SAVE="" java -Xms1g -Xmx4g $SERVER_JAVA_OPTS -jar "$KEVY_JAR" --port "$port" --dir "$dir" "$@" >"$dir/log" 2>&1 &
+  LAST_PID=$!; SERVER_PIDS+=("$LAST_PID")
+  wait_ping "$port"
+}
+# start_redis PORT [redis options...]; sets LAST_PID
+start_redis() {
+  local port="$1"; shift
+  local dir="$WORK/redis-$port"; mkdir -p "$dir"
+  redis-server --port "$port" --bind 127.0.0.1 --save "" --dir "$dir" --daemonize no "$@" >"$dir/log" 2>&1 &
+  LAST_PID=$!; SERVER_PIDS+=("$LAST_PID")
+  wait_ping "$port"
+}
+# stop_server PORT PID: SHUTDOWN NOSAVE, then waits for the process
+stop_server() {
+  redis-cli -p "$1" SHUTDOWN NOSAVE >/dev/null 2>&1 || true
+  kill "$2" 2>/dev/null || true
+  wait "$2" 2>/dev/null || true
+}
+median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+# harness MAIN-CLASS args...: runs a class of the benchmark jar
+harness() { java -Xms512m -Xmx2g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$BENCH_JAR" "$@"; }
