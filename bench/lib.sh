@@ -8,6 +8,8 @@ WORK="$(mktemp -d)"
 SERVER_PIDS=()
 # extra JVM options for kevy server processes, e.g. SERVER_JAVA_OPTS="-XX:StartFlightRecording=filename=k.jfr"
 SERVER_JAVA_OPTS="${SERVER_JAVA_OPTS:-}"
+# the kevy server's heap settings (bench/memory.sh starts small so RSS follows the live heap)
+KEVY_HEAP="${KEVY_HEAP:--Xms1g -Xmx4g}"
 
 cleanup() {
   local pid
@@ -44,7 +46,7 @@ start_kevy() {
   local port="$1"; shift
   local dir="$WORK/kevy-$port"; mkdir -p "$dir"
   # shellcheck disable=SC2086
-  KEVY_SAVE="" java -Xms1g -Xmx4g $SERVER_JAVA_OPTS -jar "$KEVY_JAR" --port "$port" --dir "$dir" "$@" >"$dir/log" 2>&1 &
+  KEVY_SAVE="" java $KEVY_HEAP $SERVER_JAVA_OPTS -jar "$KEVY_JAR" --port "$port" --dir "$dir" "$@" >"$dir/log" 2>&1 &
   LAST_PID=$!; SERVER_PIDS+=("$LAST_PID")
   wait_ping "$port"
 }
