@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# ScanRebuild time (issue 10): a FeedConsumer (feed-client) rebuilding 1M string keys under the prefix rb:
+# from a kevy server that also holds 1M other keys, over the network (loopback). One line per figure: the
+# rebuild's duration, the wall time from consumer start, keys/s. Runs io.kevy.bench.RebuildBench from
+# bench/target/benchmarks.jar against a fresh server process (feed on, AOF off, snapshots off).
+#
+# Usage: bench/rebuild.sh [--csv] [--quick] [--keys N] [--others N]
+#   --quick   200k keys among 200k others
+#   --csv     machine-readable: a "# machine: ..." line, then figure,value,unit,params
+# Env: SERVER_JAVA_OPTS extra JVM options for the kevy server process (e.g. a JFR recording).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+
+CSV=0; KEYS=1000000; OTHERS=1000000
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --csv) CSV=1 ;;
+    --quick) KEYS=200000; OTHERS=200000 ;;
+    --keys) KEYS="$2"; shift ;;
+    --others) OTHERS="$2"; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
+build_if_stale
+
+CSVFLAG=(); [[ $CSV == 1 ]] && CSVFLAG=(--csv)
+if [[ $CSV == 1 ]]; then echo "# machine: $(machine)"; echo "figure,value,unit,params"; else echo "machine: $(machine)"; fi
+port=$(free_port); start_kevy "$port" --no-aof --feed; pid=$LAST_PID
+harness io.kevy.bench.RebuildBench --port "$port" --keys "$KEYS" --others "$OTHERS" "${CSVFLAG[@]}"
+stop_server "$port" "$pid"
+if [[ $CSV == 1 ]]; then echo "# done, load $(load1)"; else echo "done, load $(load1)"; fi
