@@ -10,16 +10,17 @@
 # average it started at; ratios within one section are the figures to compare.
 #
 # Usage: bench/feed.sh [--csv] [--quick] [--only overhead|drain|latency] [--rounds N] [--requests N]
-#                      [--frames N] [--seconds S] [--rates R1,R2,...]
+#                      [--frames N] [--seconds S] [--rates R1,R2,...] [--modes block,poll]
 #   --quick     2 rounds x 100k requests, 200k frames, 2 s per latency point
 #   --csv       machine-readable: a "# machine: ..." line, then figure,value,unit,params
-# Env: SERVER_JAVA_OPTS extra JVM options for the kevy server processes (e.g. a JFR recording).
+# Env: SERVER_JAVA_OPTS, HARNESS_JAVA_OPTS extra JVM options for the kevy servers and the Java harness
+#      (e.g. -XX:StartFlightRecording=filename=x.jfr,settings=profile).
 # Needs: java 17, redis-benchmark and redis-cli (Debian redis-tools).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
-CSV=0; ROUNDS=4; REQUESTS=200000; FRAMES=1000000; SECONDS_PER=5; RATES="1000,10000,50000"; ONLY=""
+CSV=0; ROUNDS=4; REQUESTS=200000; FRAMES=1000000; SECONDS_PER=5; RATES="1000,10000,50000"; MODES="block,poll"; ONLY=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --csv) CSV=1 ;;
@@ -30,6 +31,7 @@ while [[ $# -gt 0 ]]; do
     --frames) FRAMES="$2"; shift ;;
     --seconds) SECONDS_PER="$2"; shift ;;
     --rates) RATES="$2"; shift ;;
+    --modes) MODES="$2"; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -81,7 +83,7 @@ fi
 if want latency; then
   say "(c) write-to-handler latency, load $(load1)"
   port=$(free_port); start_kevy "$port" --feed --appendfsync everysec; pid=$LAST_PID
-  harness io.kevy.bench.FeedBench latency --port "$port" --rates "$RATES" --seconds "$SECONDS_PER" "${CSVFLAG[@]}"
+  harness io.kevy.bench.FeedBench latency --port "$port" --rates "$RATES" --modes "$MODES" --seconds "$SECONDS_PER" "${CSVFLAG[@]}"
   stop_server "$port" "$pid"
 fi
 say "done, load $(load1)"

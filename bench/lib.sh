@@ -8,6 +8,8 @@ WORK="$(mktemp -d)"
 SERVER_PIDS=()
 # extra JVM options for kevy server processes, e.g. SERVER_JAVA_OPTS="-XX:StartFlightRecording=filename=k.jfr"
 SERVER_JAVA_OPTS="${SERVER_JAVA_OPTS:-}"
+# extra JVM options for the harness JVM (FeedBench, RebuildBench), e.g. a JFR recording of the client side
+HARNESS_JAVA_OPTS="${HARNESS_JAVA_OPTS:-}"
 # the kevy server's heap settings (bench/memory.sh starts small so RSS follows the live heap)
 KEVY_HEAP="${KEVY_HEAP:--Xms1g -Xmx4g}"
 
@@ -66,4 +68,5 @@ stop_server() {
 }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 # harness MAIN-CLASS args...: runs a class of the benchmark jar
-harness() { java -Xms512m -Xmx2g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$BENCH_JAR" "$@"; }
+# shellcheck disable=SC2086
+harness() { java -Xms512m -Xmx2g $HARNESS_JAVA_OPTS -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$BENCH_JAR" "$@"; }

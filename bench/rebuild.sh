@@ -7,7 +7,8 @@
 # Usage: bench/rebuild.sh [--csv] [--quick] [--keys N] [--others N]
 #   --quick   200k keys among 200k others
 #   --csv     machine-readable: a "# machine: ..." line, then figure,value,unit,params
-# Env: SERVER_JAVA_OPTS extra JVM options for the kevy server process (e.g. a JFR recording).
+# Env: SERVER_JAVA_OPTS, HARNESS_JAVA_OPTS extra JVM options for the kevy server and the Java harness
+#      (e.g. -XX:StartFlightRecording=filename=x.jfr,settings=profile).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
