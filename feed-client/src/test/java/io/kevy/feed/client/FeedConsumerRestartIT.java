@@ -104,7 +104,7 @@ class FeedConsumerRestartIT {
             server = start(port);
             if (crash) {
                 // the rebuild runs first: list pushes are not idempotent, so writes during a rebuild could be
-                // applied twice (docs/feed-client.md, "Rebuilds")
+                // applied twice (docs/consumer.md, "Rebuilds")
                 Servers.awaitCaughtUp(consumer, source, Duration.ofSeconds(60));
                 Servers.assertSameState(dump(server), mirror.dump());
             }

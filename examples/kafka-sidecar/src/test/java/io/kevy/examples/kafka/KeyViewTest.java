@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The view's rules, on envelopes in the documented format (docs/feed-client.md, docs/bridges.md). */
+/** The view's rules, on envelopes in the documented format (docs/consumer.md, docs/bridges.md). */
 class KeyViewTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final KeyView view = new KeyView();

@@ -28,7 +28,7 @@ import java.util.Objects;
 
 /**
  * The JSON change envelope every sink uses: a CloudEvents 1.0 event in structured mode
- * ({@code docs/schema/change-envelope.schema.json} is its JSON Schema; {@code docs/feed-client.md} describes it).
+ * ({@code docs/schema/change-envelope.schema.json} is its JSON Schema; {@code docs/consumer.md} describes it).
  *
  * <pre>{@code
  * {"specversion":"1.0", "id":"2:8812:41", "source":"kevy://127.0.0.1:6004/shard/2",
