@@ -34,7 +34,8 @@ class RedisCliFormatIT {
             c.call("HSET", "h", "f", "v\n\"q\"\u0001", "g", "");
             c.call("SET", "s", "caf\u00e9");
             List<String> commands = List.of("PING", "GET s", "GET missing", "LRANGE l 0 -1", "HGETALL h",
-                    "FEED.READ 0 0 0", "FEED.READ 0 \"1\" 0 COUNT 2", "LRANGE nothing 0 -1", "INCR s", "BLPOP nothing 0.01",
+                    "FEED.READ 0 0 0", "FEED.READ 0 \"1\" 0 COUNT 2", "LRANGE nothing 0 -1", "INCR s",
+                    "BLPOP nothing 0.01",
                     "FEED.TAIL 0", "PREFIX.STATS \"\"", "ECHO 'it\\'s'", "ECHO \"tab\\there\\x41\"");
             for (String cmd : commands) {
                 List<byte[]> args = RedisCli.splitArgs(cmd);

@@ -44,7 +44,10 @@ public final class GeneratedDocs {
         }
     }
 
-    /** The text between {@code <!-- name -->\n} and {@code <!-- /name -->} in {@code relative} must be {@code expected}. */
+    /**
+     * The text between the lines {@code <!-- name -->} and {@code <!-- /name -->} in {@code relative} must be
+     * {@code expected}.
+     */
     public static void region(String relative, String name, String expected) {
         Path p = ROOT.resolve(relative);
         try {
