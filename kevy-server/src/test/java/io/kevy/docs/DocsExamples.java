@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Finds the Redis command examples in the repository's Markdown (README.md, docs/*.md, docs/zh-CN/*.md); the
- * convention they follow is described in {@link DocsExamplesIT}.
+ * Finds the Redis command examples in the repository's Markdown (README.md, docs/*.md, docs/zh-CN/*.md and the
+ * examples' READMEs); the convention they follow is described in {@link DocsExamplesIT}.
  */
 final class DocsExamples {
     /** A redis-cli prompt: {@code 127.0.0.1:6004> CMD ...}. */
@@ -41,13 +41,14 @@ final class DocsExamples {
     static List<String> files() {
         List<String> out = new ArrayList<>();
         out.add("README.md");
-        for (String dir : List.of("docs", "docs/zh-CN")) {
+        for (String dir : List.of("docs", "docs/zh-CN", "examples")) {
             Path d = GeneratedDocs.ROOT.resolve(dir);
             if (!Files.isDirectory(d)) {
                 continue;
             }
-            try (Stream<Path> s = Files.list(d)) {
-                s.filter(p -> p.toString().endsWith(".md")).sorted()
+            try (Stream<Path> s = dir.equals("examples") ? Files.walk(d, 2) : Files.list(d)) {
+                s.filter(p -> dir.equals("examples") ? p.getFileName().toString().equals("README.md")
+                                : p.toString().endsWith(".md")).sorted()
                         .forEach(p -> out.add(GeneratedDocs.ROOT.relativize(p).toString().replace('\\', '/')));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

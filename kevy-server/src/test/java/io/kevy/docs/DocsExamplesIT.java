@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every Redis command shown in README.md, docs/*.md and docs/zh-CN/*.md runs here, so the docs cannot rot.
+ * Every Redis command shown in README.md, docs/*.md, docs/zh-CN/*.md and the examples' READMEs runs here, so the
+ * docs cannot rot.
  *
  * <p>The convention for writing examples in the docs:
  * <ul>
