@@ -8,11 +8,8 @@ import io.kevy.embedded.Config;
 import io.kevy.embedded.Store;
 import io.kevy.feed.FeedCursor;
 import io.kevy.testing.GeneratedDocs;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -46,32 +43,9 @@ class EmbeddedFeedExampleTest {
     }
 
     @Test
-    void bothFeedPagesShowThisTestsCode() throws IOException {
-        String block = "```java\n" + snippet(SOURCE, "// docs:embedded") + "```\n";
+    void bothFeedPagesShowThisTestsCode() {
+        String block = GeneratedDocs.javaBlock(SOURCE, "// docs:embedded");
         GeneratedDocs.region("docs/cdc.md", "example:embedded", block);
         GeneratedDocs.region("docs/zh-CN/cdc.md", "example:embedded", block);
-    }
-
-    /** The lines between the two {@code marker} lines of {@code source}, without their common indentation. */
-    static String snippet(Path source, String marker) throws IOException {
-        List<String> out = new ArrayList<>();
-        boolean in = false;
-        for (String l : Files.readAllLines(source)) {
-            if (l.strip().equals(marker)) {
-                if (in) {
-                    break;
-                }
-                in = true;
-            } else if (in) {
-                out.add(l);
-            }
-        }
-        int indent = out.stream().filter(l -> !l.isBlank()).mapToInt(l -> l.length() - l.stripLeading().length())
-                .min().orElse(0);
-        StringBuilder sb = new StringBuilder();
-        for (String l : out) {
-            sb.append(l.isBlank() ? "" : l.substring(indent)).append('\n');
-        }
-        return sb.toString();
     }
 }

@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Keeps generated documentation equal to its generator: a whole file ({@link #file}) or the text between
@@ -67,5 +69,36 @@ public final class GeneratedDocs {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * A fenced {@code java} block of the lines of {@code source} (a test's source file, relative to the module)
+     * between the two lines that are {@code marker} (e.g. {@code // docs:testing}), without their common
+     * indentation: the docs then show code a test runs.
+     */
+    public static String javaBlock(Path source, String marker) {
+        List<String> out = new ArrayList<>();
+        boolean in = false;
+        try {
+            for (String l : Files.readAllLines(source)) {
+                if (l.strip().equals(marker)) {
+                    if (in) {
+                        break;
+                    }
+                    in = true;
+                } else if (in) {
+                    out.add(l);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int indent = out.stream().filter(l -> !l.isBlank()).mapToInt(l -> l.length() - l.stripLeading().length())
+                .min().orElse(0);
+        StringBuilder sb = new StringBuilder("```java\n");
+        for (String l : out) {
+            sb.append(l.isBlank() ? "" : l.substring(indent)).append('\n');
+        }
+        return sb.append("```\n").toString();
     }
 }

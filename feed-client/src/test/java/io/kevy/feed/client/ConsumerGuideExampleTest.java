@@ -6,12 +6,8 @@ import io.kevy.embedded.Config;
 import io.kevy.embedded.Store;
 import io.kevy.testing.GeneratedDocs;
 import io.lettuce.core.codec.StringCodec;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
@@ -54,32 +50,8 @@ class ConsumerGuideExampleTest {
     }
 
     @Test
-    void docsConsumerMdShowsThisTestsCode() throws IOException {
-        GeneratedDocs.region("docs/consumer.md", "example:testing", "```java\n" + snippet() + "```\n");
-    }
-
-    private static String snippet() throws IOException {
-        List<String> lines = Files.readAllLines(SOURCE);
-        List<String> out = new ArrayList<>();
-        boolean in = false;
-        for (String l : lines) {
-            if (l.strip().equals("// docs:testing")) {
-                if (in) {
-                    break;
-                }
-                in = true;
-                continue;
-            }
-            if (in) {
-                out.add(l);
-            }
-        }
-        int indent = out.stream().filter(l -> !l.isBlank()).mapToInt(l -> l.length() - l.stripLeading().length())
-                .min().orElse(0);
-        StringBuilder sb = new StringBuilder();
-        for (String l : out) {
-            sb.append(l.isBlank() ? "" : l.substring(indent)).append('\n');
-        }
-        return sb.toString();
+    void docsConsumerMdShowsThisTestsCode() {
+        GeneratedDocs.region("docs/consumer.md", "example:testing",
+                GeneratedDocs.javaBlock(SOURCE, "// docs:testing"));
     }
 }
