@@ -175,7 +175,20 @@ public final class Keyspace {
      * (SET semantics). Returns the node.
      */
     public Dict.Node<Object> put(byte[] key, Object value, boolean keepTtl) {
-        Dict.Node<Object> n = dict.findOrAdd(key);
+        return put(dict.findOrAdd(key), value, keepTtl);
+    }
+
+    /**
+     * As {@link #put(byte[], Object, boolean)} for a key the caller has just looked up in this keyspace (under
+     * the shard lock, nothing changed since): {@code live} is that lookup's live node ({@link #node} or
+     * {@link #peek}), or null when the key is absent, so the write costs no second hash lookup.
+     */
+    public Dict.Node<Object> put(byte[] key, Dict.Node<Object> live, Object value, boolean keepTtl) {
+        return put(live != null ? live : dict.addAbsent(key), value, keepTtl);
+    }
+
+    private Dict.Node<Object> put(Dict.Node<Object> n, Object value, boolean keepTtl) {
+        byte[] key = n.key();
         n.value(value);
         n.meta(lruMeta(clockMillis()));
         if (!keepTtl && n.aux() != NO_EXPIRY) {

@@ -78,7 +78,8 @@ final class StringCommands {
         byte[] key = c.arg(1);
         long when = a.expire == null ? 0 : a.expireAt(c);
         byte[] old = a.has(StringArgs.GET) ? c.read(key, byte[].class) : null;
-        boolean found = c.node(key) != null;
+        Dict.Node<Object> live = c.node(key);
+        boolean found = live != null;
         if ((a.has(StringArgs.NX) && found) || (a.has(StringArgs.XX) && !found)) {
             if (a.has(StringArgs.GET)) {
                 c.reply().bulkOrNull(old);
@@ -97,7 +98,7 @@ final class StringCommands {
             }
         } else {
             boolean keepTtl = a.has(StringArgs.KEEPTTL);
-            Dict.Node<Object> n = db.put(key, value, keepTtl);
+            Dict.Node<Object> n = db.put(key, live, value, keepTtl);
             if (when != 0) {
                 db.setExpiry(n, when);
                 c.emit(Verbs.SET, key, value, Verbs.PXAT, RedisNumbers.toBytes(when));
