@@ -32,6 +32,9 @@ public final class Call {
     private boolean closeRequested;
     private boolean mayBlock;
     private BlockedClient blocked;
+    /** The key whose shard the dispatcher already resolved (compared by identity), and that shard. */
+    private byte[] pinnedKey;
+    private Shard pinnedShard;
 
     Call(Engine engine, Session session, ReplySink reply, byte[][] argv, CommandSpec spec, long now) {
         this.engine = engine;
@@ -49,6 +52,21 @@ public final class Call {
         this.now = now;
         this.failed = false;
         this.mayBlock = false;
+        this.pinnedKey = null;
+        this.pinnedShard = null;
+    }
+
+    /**
+     * Records that {@code key} (an argv element, compared by identity) lives on {@code shard}, so the key
+     * accessors and {@link #emit} skip re-hashing it: the dispatcher resolves a single-key command's shard once.
+     */
+    void pin(byte[] key, Shard shard) {
+        this.pinnedKey = key;
+        this.pinnedShard = shard;
+    }
+
+    private Shard shardOf(byte[] key) {
+        return key == pinnedKey ? pinnedShard : engine.shardFor(key);
     }
 
     /** Allows {@link #block} (set by the dispatcher for a top-level command, never inside EXEC). */
@@ -152,12 +170,12 @@ public final class Call {
 
     /** The shard of {@code key}; locked by the dispatcher for this command. */
     public Shard shard(byte[] key) {
-        return engine.shardFor(key);
+        return shardOf(key);
     }
 
     /** The keyspace of {@code key}'s shard. */
     public Keyspace db(byte[] key) {
-        return engine.shardFor(key).keyspace();
+        return shardOf(key).keyspace();
     }
 
     /** The live node of {@code key} (lazy expiry), or null. */
@@ -206,7 +224,7 @@ public final class Call {
      * frame must live on that shard. The arrays must not be mutated afterwards.
      */
     public void emit(byte[]... frame) {
-        engine.shardFor(frame[1]).emit(frame);
+        shardOf(frame[1]).emit(frame);
     }
 
     /** Marks this call as failed for INFO commandstats when a handler replies an error without throwing. */

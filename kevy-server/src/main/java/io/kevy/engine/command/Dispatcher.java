@@ -147,6 +147,9 @@ public final class Dispatcher {
                 } else if (pos.length == 1 || engine.shardCount() == 1) {
                     int index = pos.length == 0 ? 0 : engine.shardIndex(argv[pos[0]]);
                     Shard shard = engine.shard(index);
+                    if (pos.length == 1) {
+                        call.pin(argv[pos[0]], shard);
+                    }
                     shard.lock().lock();
                     try {
                         failed = runHandler(call, spec);
