@@ -322,17 +322,28 @@ public final class Engine implements AutoCloseable {
         this.requirePass = password == null || password.isEmpty() ? null : password;
     }
 
-    /** Counts a read lookup for INFO's keyspace_hits / keyspace_misses. */
+    /**
+     * Counts a read lookup for INFO's keyspace_hits / keyspace_misses where no single shard lock is at hand
+     * (SORT BY, LCS, ...); {@code Call.read} counts on the key's shard instead ({@link Shard#countLookup}).
+     */
     public void countLookup(boolean hit) {
         (hit ? keyspaceHits : keyspaceMisses).increment();
     }
 
     public long keyspaceHits() {
-        return keyspaceHits.sum();
+        long n = keyspaceHits.sum();
+        for (Shard s : shards) {
+            n += s.keyspaceHits();
+        }
+        return n;
     }
 
     public long keyspaceMisses() {
-        return keyspaceMisses.sum();
+        long n = keyspaceMisses.sum();
+        for (Shard s : shards) {
+            n += s.keyspaceMisses();
+        }
+        return n;
     }
 
     /** Locks every shard in ascending order. */

@@ -34,6 +34,8 @@ public final class Shard {
     private boolean loading;
     private long dirty;
     private long expiredKeys;
+    private long keyspaceHits;
+    private long keyspaceMisses;
 
     Shard(Engine engine, int index, long generation) {
         this.engine = engine;
@@ -92,9 +94,33 @@ public final class Shard {
         return expiredKeys;
     }
 
+    /**
+     * Counts a read lookup of a key of this shard for INFO's keyspace_hits / keyspace_misses: a plain counter
+     * under the shard lock, cheaper on the hot path than a shared adder. Callers must hold {@link #lock()}.
+     */
+    public void countLookup(boolean hit) {
+        if (hit) {
+            keyspaceHits++;
+        } else {
+            keyspaceMisses++;
+        }
+    }
+
+    /** Read lookups of this shard's keys that found a live key (a racy read for INFO, any thread). */
+    public long keyspaceHits() {
+        return keyspaceHits;
+    }
+
+    /** Read lookups of this shard's keys that found no live key (a racy read for INFO, any thread). */
+    public long keyspaceMisses() {
+        return keyspaceMisses;
+    }
+
     /** CONFIG RESETSTAT: clears the statistics counters. Callers must hold {@link #lock()}. */
     public void resetStats() {
         expiredKeys = 0;
+        keyspaceHits = 0;
+        keyspaceMisses = 0;
     }
 
     /**

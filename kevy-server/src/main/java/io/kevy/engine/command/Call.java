@@ -193,8 +193,9 @@ public final class Call {
 
     /** As {@link #peek}, counting a keyspace hit or miss (read commands: EXISTS, TYPE, TTL, OBJECT). */
     public Dict.Node<Object> peekRead(byte[] key) {
-        Dict.Node<Object> n = db(key).peek(key, now);
-        engine.countLookup(n != null);
+        Shard shard = shardOf(key);
+        Dict.Node<Object> n = shard.keyspace().peek(key, now);
+        shard.countLookup(n != null);
         return n;
     }
 
@@ -214,8 +215,9 @@ public final class Call {
 
     /** As {@link #value(byte[], Class)}, counting a keyspace hit or miss (read commands). */
     public <T> T read(byte[] key, Class<T> type) {
-        T v = db(key).get(key, now, type);
-        engine.countLookup(v != null);
+        Shard shard = shardOf(key);
+        T v = shard.keyspace().get(key, now, type);
+        shard.countLookup(v != null);
         return v;
     }
 
