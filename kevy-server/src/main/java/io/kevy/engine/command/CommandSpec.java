@@ -31,6 +31,11 @@ public final class CommandSpec {
     private final String name;
     private final int arity;
     private final Set<CommandFlag> flags;
+    /** {@link #flags} as a bit set by ordinal, and the answers the dispatcher asks per command, precomputed. */
+    private final long flagBits;
+    private final boolean write;
+    private final boolean hasSubcommands;
+    private final LockScope lockScope;
     private final int firstKey;
     private final int lastKey;
     private final int step;
@@ -50,6 +55,12 @@ public final class CommandSpec {
         this.name = container == null ? b.name : container + "|" + b.name;
         this.arity = b.arity;
         this.flags = Collections.unmodifiableSet(b.flags);
+        long bits = 0;
+        for (CommandFlag f : b.flags) {
+            bits |= 1L << f.ordinal();
+        }
+        this.flagBits = bits;
+        this.write = b.flags.contains(CommandFlag.WRITE);
         this.firstKey = b.firstKey;
         this.lastKey = b.lastKey;
         this.step = b.step;
@@ -71,6 +82,10 @@ public final class CommandSpec {
             subs.put(sb.name, new CommandSpec(sb, b.name));
         }
         this.subcommands = Collections.unmodifiableMap(subs);
+        this.hasSubcommands = !subs.isEmpty();
+        this.lockScope = b.flags.contains(CommandFlag.ALL_SHARDS) ? LockScope.ALL
+                : b.flags.contains(CommandFlag.NO_LOCK) || (firstKey == 0 && keyFinder == null) ? LockScope.NONE
+                : LockScope.KEYS;
         if (handler == null && subcommands.isEmpty()) {
             throw new IllegalArgumentException("command " + name + " has no handler");
         }
@@ -104,11 +119,11 @@ public final class CommandSpec {
     }
 
     public boolean has(CommandFlag f) {
-        return flags.contains(f);
+        return (flagBits & (1L << f.ordinal())) != 0;
     }
 
     public boolean isWrite() {
-        return flags.contains(CommandFlag.WRITE);
+        return write;
     }
 
     public int firstKey() {
@@ -179,7 +194,7 @@ public final class CommandSpec {
     }
 
     public boolean isContainer() {
-        return !subcommands.isEmpty();
+        return hasSubcommands;
     }
 
     /** True when {@code argc} arguments (name included) satisfy the arity. */
@@ -188,13 +203,7 @@ public final class CommandSpec {
     }
 
     public LockScope lockScope() {
-        if (flags.contains(CommandFlag.ALL_SHARDS)) {
-            return LockScope.ALL;
-        }
-        if (flags.contains(CommandFlag.NO_LOCK) || (firstKey == 0 && keyFinder == null)) {
-            return LockScope.NONE;
-        }
-        return LockScope.KEYS;
+        return lockScope;
     }
 
     /**
