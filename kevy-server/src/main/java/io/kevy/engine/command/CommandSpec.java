@@ -207,6 +207,15 @@ public final class CommandSpec {
     }
 
     /**
+     * The argument index of the command's only key when its key spec names exactly one fixed position (GET,
+     * SET, INCR...: first = last, no key finder), else -1. Present in {@code argv} only when {@code argv} is
+     * longer than it (otherwise {@link #keyPositions} is empty).
+     */
+    public int singleKey() {
+        return keyFinder == null && firstKey > 0 && lastKey == firstKey ? firstKey : -1;
+    }
+
+    /**
      * The argument indexes of the keys in {@code argv}; empty when none; null when they cannot be determined
      * (malformed movable keys).
      */

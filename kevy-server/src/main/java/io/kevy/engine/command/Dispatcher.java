@@ -141,22 +141,18 @@ public final class Dispatcher {
             case NONE -> failed = runHandler(call, spec);
             case ALL -> failed = runAllLocked(call, spec);
             default -> {
+                int key = spec.singleKey();
+                if (key > 0 && key < argv.length) { // the common shape (GET, SET, INCR...): no key array
+                    failed = runOneShard(call, spec, engine.shardIndex(argv[key]), argv[key]);
+                    break;
+                }
                 int[] pos = spec.keyPositions(argv);
                 if (pos == null || (spec.keyFinder() != null && spec.keyFinder().readsUnnamedKeys(argv))) {
                     failed = runAllLocked(call, spec);
-                } else if (pos.length == 1 || engine.shardCount() == 1) {
-                    int index = pos.length == 0 ? 0 : engine.shardIndex(argv[pos[0]]);
-                    Shard shard = engine.shard(index);
-                    if (pos.length == 1) {
-                        call.pin(argv[pos[0]], shard);
-                    }
-                    shard.lock().lock();
-                    try {
-                        failed = runHandler(call, spec);
-                        ShardLocks.serveHeld(engine, index);
-                    } finally {
-                        shard.lock().unlock();
-                    }
+                } else if (pos.length == 1) {
+                    failed = runOneShard(call, spec, engine.shardIndex(argv[pos[0]]), argv[pos[0]]);
+                } else if (engine.shardCount() == 1) {
+                    failed = runOneShard(call, spec, 0, null);
                 } else {
                     failed = runMultiLocked(call, spec, shardsOf(argv, pos));
                 }
@@ -180,6 +176,22 @@ public final class Dispatcher {
             return Outcome.CLOSE;
         }
         return Outcome.DONE;
+    }
+
+    /** Runs the command under the lock of shard {@code index}, the shard of {@code key} when not null. */
+    private boolean runOneShard(Call call, CommandSpec spec, int index, byte[] key) {
+        Shard shard = engine.shard(index);
+        if (key != null) {
+            call.pin(key, shard);
+        }
+        shard.lock().lock();
+        try {
+            boolean failed = runHandler(call, spec);
+            ShardLocks.serveHeld(engine, index);
+            return failed;
+        } finally {
+            shard.lock().unlock();
+        }
     }
 
     private boolean runAllLocked(Call call, CommandSpec spec) {
