@@ -91,6 +91,15 @@ public final class RedisNumbers {
         return negative ? v : -v;
     }
 
+    /** Number of decimal digits of {@code v} (≥ 0), without dividing: sizes of RESP lengths and offsets. */
+    public static int digits(long v) {
+        int d = 1;
+        for (long p = 10; d < 19 && v >= p; p *= 10) {
+            d++;
+        }
+        return d;
+    }
+
     /** The decimal ASCII form of {@code v}. */
     public static byte[] toBytes(long v) {
         return Long.toString(v).getBytes(StandardCharsets.US_ASCII);

@@ -1,6 +1,7 @@
 package io.kevy.feed;
 
 import io.kevy.engine.EffectListener;
+import io.kevy.engine.RedisNumbers;
 import io.kevy.engine.Shard;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -74,20 +75,11 @@ public final class FeedBacklog implements EffectListener {
      * {@code SET k v} at offset 0 is 35 bytes).
      */
     public static long frameSize(long offset, byte[][] argv) {
-        long n = 4 + 1 + digits(offset) + 2 + 1 + digits(argv.length) + 2;
+        long n = 4 + 1 + RedisNumbers.digits(offset) + 2 + 1 + RedisNumbers.digits(argv.length) + 2;
         for (byte[] a : argv) {
-            n += 1 + digits(a.length) + 2 + a.length + 2;
+            n += 1 + RedisNumbers.digits(a.length) + 2 + a.length + 2;
         }
         return n;
-    }
-
-    private static int digits(long v) {
-        int d = 1;
-        while (v >= 10) {
-            v /= 10;
-            d++;
-        }
-        return d;
     }
 
     @Override

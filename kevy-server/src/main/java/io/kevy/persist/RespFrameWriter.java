@@ -1,8 +1,8 @@
 package io.kevy.persist;
 
+import io.kevy.engine.RedisNumbers;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Encodes effect frames as RESP arrays of bulk strings ({@code *<n>\r\n$<len>\r\n<arg>\r\n...}), the record
@@ -14,9 +14,9 @@ final class RespFrameWriter {
 
     /** Number of bytes {@link #write} produces for {@code frame}. */
     static int encodedSize(byte[][] frame) {
-        int n = 1 + digits(frame.length) + 2;
+        int n = 1 + RedisNumbers.digits(frame.length) + 2;
         for (byte[] a : frame) {
-            n += 1 + digits(a.length) + 2 + a.length + 2;
+            n += 1 + RedisNumbers.digits(a.length) + 2 + a.length + 2;
         }
         return n;
     }
@@ -38,16 +38,14 @@ final class RespFrameWriter {
         }
     }
 
+    /** Writes the decimal digits of {@code v} (≥ 0) one byte at a time: no String or array per length. */
     private static void writeAscii(OutputStream out, int v) throws IOException {
-        out.write(Integer.toString(v).getBytes(StandardCharsets.US_ASCII));
-    }
-
-    private static int digits(int v) {
-        int d = 1;
-        while (v >= 10) {
-            v /= 10;
-            d++;
+        int p = 1;
+        while (p <= v / 10) {
+            p *= 10;
         }
-        return d;
+        for (; p > 0; p /= 10) {
+            out.write('0' + v / p % 10);
+        }
     }
 }

@@ -16,6 +16,17 @@ class RedisNumbersTest {
     }
 
     @Test
+    void digitsCountsDecimalDigitsOfEveryMagnitude() {
+        long p = 1;
+        for (int d = 1; d <= 19; d++, p *= 10) {
+            for (long x : new long[] {p - 1, p, p + 1}) {
+                assertThat(RedisNumbers.digits(x)).as("%d", x).isEqualTo(Long.toString(x).length());
+            }
+        }
+        assertThat(RedisNumbers.digits(Long.MAX_VALUE)).isEqualTo(19);
+    }
+
+    @Test
     void integersFollowString2ll() {
         assertThat(RedisNumbers.parseLong(b("0"))).isZero();
         assertThat(RedisNumbers.parseLong(b("-1"))).isEqualTo(-1);
