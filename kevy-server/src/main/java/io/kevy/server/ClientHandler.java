@@ -81,7 +81,9 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        while (!blocked && !closing && session != null) {
+        // backpressure is checked before every command: ByteToMessageDecoder calls decode again as long as it
+        // consumed input, so a pipelined batch from a client that does not read would otherwise run to its end.
+        while (!blocked && !closing && !backpressure && session != null) {
             byte[][] argv;
             try {
                 argv = parser.parse(in, session.authenticated() || engine.requirePass() == null);
@@ -109,17 +111,29 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
             }
             if (writer.pending() >= server.flushThreshold()) {
                 flush();
-                if (backpressure) {
-                    return;
-                }
             }
         }
     }
 
+    /** Counts the bytes read from the socket (INFO stats {@code total_net_input_bytes}), then decodes them. */
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (msg instanceof ByteBuf b) {
+            server.countInput(b.readableBytes());
+        }
+        super.channelRead(ctx, msg);
+    }
+
+    /**
+     * Flushes the replies of the read batch. Does not call {@code ByteToMessageDecoder.channelReadComplete}: with
+     * auto-read off it asks for one more read whenever decode produced no message, and this decoder never
+     * produces one, so a blocked or back-pressured client would keep being read without bound.
+     */
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
         flush();
-        super.channelReadComplete(ctx);
+        discardSomeReadBytes();
+        ctx.fireChannelReadComplete();
     }
 
     /**

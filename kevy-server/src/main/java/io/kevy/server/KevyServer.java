@@ -61,6 +61,7 @@ public final class KevyServer implements AutoCloseable, Host {
     private final LongAdder connectionsReceived = new LongAdder();
     private final LongAdder rejectedConnections = new LongAdder();
     private final LongAdder commandsProcessed = new LongAdder();
+    private final LongAdder inputBytes = new LongAdder();
     private final LongAdder outputBytes = new LongAdder();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
@@ -230,6 +231,10 @@ public final class KevyServer implements AutoCloseable, Host {
         commandsProcessed.increment();
     }
 
+    void countInput(int bytes) {
+        inputBytes.add(bytes);
+    }
+
     void countOutput(int bytes) {
         outputBytes.add(bytes);
     }
@@ -263,6 +268,7 @@ public final class KevyServer implements AutoCloseable, Host {
             case "stats" -> {
                 fields.put("total_connections_received", Long.toString(connectionsReceived.sum()));
                 fields.put("total_commands_processed", Long.toString(commandsProcessed.sum()));
+                fields.put("total_net_input_bytes", Long.toString(inputBytes.sum()));
                 fields.put("total_net_output_bytes", Long.toString(outputBytes.sum()));
                 fields.put("rejected_connections", Long.toString(rejectedConnections.sum()));
             }
@@ -275,6 +281,7 @@ public final class KevyServer implements AutoCloseable, Host {
     public void resetStats() {
         connectionsReceived.reset();
         commandsProcessed.reset();
+        inputBytes.reset();
         outputBytes.reset();
         rejectedConnections.reset();
     }

@@ -111,6 +111,94 @@ class ProtocolIT {
     }
 
     @Test
+    void aClientThatDoesNotReadIsPausedAndGetsEveryReplyWhenItReads() throws Exception {
+        try (TestServer server = TestServer.start()) {
+            RawClient other = server.raw();
+            assertThat(other.call("SET", "big", "x".repeat(1 << 20))).isEqualTo("+OK\r\n");
+            long before = outputBytes(other);
+            RawClient hog = server.raw();
+            int gets = 64;
+            ByteArrayOutputStream wire = new ByteArrayOutputStream();
+            for (int i = 0; i < gets; i++) {
+                wire.writeBytes(RawClient.encode("GET".getBytes(), "big".getBytes()));
+            }
+            hog.send(wire.toByteArray());
+            // 64 MB of replies are due; the server stops reading the hog once its socket is full, so what it
+            // has written out stays far below that while the hog does not read, and others are served.
+            org.awaitility.Awaitility.await().during(java.time.Duration.ofMillis(500))
+                    .atMost(java.time.Duration.ofSeconds(5))
+                    .until(() -> outputBytes(other) - before < 32L << 20);
+            assertThat(other.call("PING")).isEqualTo("+PONG\r\n");
+            String expected = "$" + (1 << 20) + "\r\n" + "x".repeat(1 << 20) + "\r\n";
+            for (int i = 0; i < gets; i++) {
+                assertThat(hog.readReply()).as("reply %d", i).isEqualTo(expected);
+            }
+            assertThat(hog.call("PING")).isEqualTo("+PONG\r\n");
+        }
+    }
+
+    @Test
+    void aClientPastTheOutputBufferLimitIsDisconnectedAlone() throws Exception {
+        try (TestServer server = TestServer.start(io.kevy.server.config.ServerOptions.CLIENT_OUTPUT_BUFFER_LIMIT,
+                1L << 20)) {
+            RawClient other = server.raw();
+            assertThat(other.call("SET", "big", "x".repeat(8 << 20))).isEqualTo("+OK\r\n");
+            RawClient hog = server.raw();
+            int gets = 8;
+            ByteArrayOutputStream wire = new ByteArrayOutputStream();
+            for (int i = 0; i < gets; i++) {
+                wire.writeBytes(RawClient.encode("GET".getBytes(), "big".getBytes()));
+            }
+            hog.send(wire.toByteArray());
+            // 64 MB of replies cannot all sit in the socket buffers: more than 1 MB stays unsent, so the server
+            // closes the hog (end of stream, not the socket timeout) before it has sent every reply.
+            byte[] got = hog.socket().getInputStream().readAllBytes();
+            assertThat((long) got.length).isLessThan((long) gets * (8 << 20));
+            assertThat(other.call("PING")).isEqualTo("+PONG\r\n");
+            org.awaitility.Awaitility.await().untilAsserted(() -> assertThat(other.call("INFO", "clients"))
+                    .contains("connected_clients:1\r\n"));
+        }
+    }
+
+    @Test
+    void aBlockedClientIsNotReadUntilItsReplyArrives() throws Exception {
+        try (TestServer server = TestServer.start()) {
+            RawClient blocked = server.raw();
+            blocked.send(RawClient.encode("BLPOP".getBytes(), "list".getBytes(), "0".getBytes()));
+            RawClient other = server.raw();
+            org.awaitility.Awaitility.await().untilAsserted(() -> assertThat(other.call("INFO", "clients"))
+                    .contains("blocked_clients:1\r\n"));
+            // 32 MB of pipelined ECHOs behind the BLPOP: the server leaves them in the socket, so the sender
+            // stalls once the socket buffers are full, until the BLPOP is served.
+            byte[] payload = "x".repeat(64 << 10).getBytes(StandardCharsets.US_ASCII);
+            byte[] echo = RawClient.encode("ECHO".getBytes(), payload);
+            int echoes = 512;
+            java.util.concurrent.CompletableFuture<Void> sending = java.util.concurrent.CompletableFuture.runAsync(
+                    () -> {
+                        for (int i = 0; i < echoes; i++) {
+                            blocked.send(echo);
+                        }
+                    });
+            org.awaitility.Awaitility.await().during(java.time.Duration.ofSeconds(1))
+                    .atMost(java.time.Duration.ofSeconds(5)).until(() -> !sending.isDone());
+            assertThat(other.call("RPUSH", "list", "v")).isEqualTo(":1\r\n");
+            assertThat(blocked.readReply()).isEqualTo("*2\r\n$4\r\nlist\r\n$1\r\nv\r\n");
+            String reply = "$" + payload.length + "\r\n" + new String(payload, StandardCharsets.US_ASCII) + "\r\n";
+            for (int i = 0; i < echoes; i++) {
+                assertThat(new String(blocked.readBytes(reply.length()), StandardCharsets.US_ASCII))
+                        .as("reply %d", i).isEqualTo(reply);
+            }
+            sending.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    private static long outputBytes(RawClient c) {
+        String info = c.call("INFO", "stats");
+        int at = info.indexOf("total_net_output_bytes:") + "total_net_output_bytes:".length();
+        return Long.parseLong(info.substring(at, info.indexOf('\r', at)));
+    }
+
+    @Test
     void maxclientsRefusesExtraConnections() {
         try (TestServer server = TestServer.start(io.kevy.server.config.ServerOptions.MAXCLIENTS, 2)) {
             RawClient a = server.raw();

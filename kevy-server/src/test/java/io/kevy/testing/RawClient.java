@@ -84,6 +84,19 @@ public final class RawClient implements AutoCloseable {
         return new String(readReplyBytes(), StandardCharsets.ISO_8859_1);
     }
 
+    /** Reads exactly {@code n} bytes (for checking long runs of replies at once). */
+    public byte[] readBytes(int n) {
+        try {
+            byte[] b = in.readNBytes(n);
+            if (b.length < n) {
+                throw new IOException("connection closed after " + b.length + " of " + n + " bytes");
+            }
+            return b;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Reads exactly one RESP2 reply and returns its raw bytes. */
     public byte[] readReplyBytes() {
         try {

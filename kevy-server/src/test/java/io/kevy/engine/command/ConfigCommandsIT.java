@@ -241,7 +241,8 @@ class ConfigCommandsIT {
             assertThat(a.call("CONFIG", "RESETSTAT")).isEqualTo("+OK\r\n");
             String stats = a.call("INFO", "stats");
             assertThat(stats).contains("keyspace_hits:0\r\n").contains("keyspace_misses:0\r\n")
-                    .contains("total_error_replies:0\r\n").contains("total_connections_received:0\r\n");
+                    .contains("total_error_replies:0\r\n").contains("total_connections_received:0\r\n")
+                    .contains("total_net_input_bytes:" + "*2\r\n$4\r\nINFO\r\n$5\r\nstats\r\n".length() + "\r\n");
             assertThat(a.call("INFO", "commandstats")).doesNotContain("cmdstat_hset").contains("cmdstat_info:calls=1,");
             assertThat(Replies.bulk(a.call("INFO", "errorstats"))).isEqualTo("# Errorstats\r\n");
         }

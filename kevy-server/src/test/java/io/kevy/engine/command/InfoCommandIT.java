@@ -104,6 +104,14 @@ class InfoCommandIT {
             assertThat(stats).containsEntry("keyspace_hits", "2").containsEntry("keyspace_misses", "1")
                     .containsEntry("total_error_replies", "3").containsEntry("total_connections_received", "2");
             assertThat(Long.parseLong(stats.get("total_commands_processed"))).isGreaterThanOrEqualTo(10);
+            // Every byte read from a client counts, as Redis's stat_net_input_bytes: between two INFO stats
+            // calls on one connection come a PING (14 bytes) and the second INFO stats (25 bytes).
+            long input = Long.parseLong(stats.get("total_net_input_bytes"));
+            assertThat(input).isPositive();
+            a.call("PING");
+            long after = Long.parseLong(fields(info(a, "stats")).get("total_net_input_bytes"));
+            assertThat(after - input).isEqualTo("*1\r\n$4\r\nPING\r\n".length()
+                    + "*2\r\n$4\r\nINFO\r\n$5\r\nstats\r\n".length());
             assertThat(fields(info(a, "clients"))).containsEntry("connected_clients", "2")
                     .containsEntry("maxclients", "10000").containsEntry("blocked_clients", "0");
             String cmdstats = info(a, "commandstats");
