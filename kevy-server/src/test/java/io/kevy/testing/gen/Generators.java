@@ -20,7 +20,8 @@ public final class Generators {
                 new HashGenerator(),
                 new ListGenerator(),
                 new SetGenerator(),
-                new ZSetGenerator());
+                new ZSetGenerator(),
+                new BitmapSortGenerator());
         List<CommandGenerator> all = new ArrayList<>(data);
         all.add(new TransactionGenerator(data));
         ALL = List.copyOf(all);
