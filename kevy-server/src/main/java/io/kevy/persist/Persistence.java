@@ -55,6 +55,10 @@ public final class Persistence implements Durability, AutoCloseable {
     private final AtomicLong saves = new AtomicLong();
     private final AtomicLong rewrites = new AtomicLong();
     private final AtomicLong keysSaved = new AtomicLong();
+    /** Progress of the running BGSAVE / BGREWRITEAOF: start time (ms, -1 when none), keys written, keys due. */
+    private volatile long backgroundStartMs = -1;
+    private final AtomicLong saveKeysProcessed = new AtomicLong();
+    private volatile long saveKeysTotal;
     private final long loadedKeys;
 
     private Persistence(Engine engine, PersistenceConfig cfg, AofWriter aof, long loadedKeys) {
@@ -184,6 +188,7 @@ public final class Persistence implements Durability, AutoCloseable {
             bgsaveInProgress = true;
         }
         lastBgsaveAttemptMs = engine.clock().millis();
+        backgroundStartMs = lastBgsaveAttemptMs;
         background.execute(() -> {
             long t0 = System.nanoTime();
             boolean ok = false;
@@ -193,6 +198,7 @@ public final class Persistence implements Durability, AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 log.error(rewrite ? "BGREWRITEAOF failed" : "BGSAVE failed", e);
             } finally {
+                backgroundStartMs = -1;
                 long secs = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
                 if (rewrite) {
                     lastRewriteOk = ok;
@@ -217,6 +223,18 @@ public final class Persistence implements Durability, AutoCloseable {
      * cursor when rewriting), write in this thread, release the capture, promote the new AOF.
      */
     private void snapshotAll(boolean rewrite) throws IOException {
+        long total = 0;
+        for (int i = 0; i < engine.shardCount(); i++) {
+            Shard shard = engine.shard(i);
+            shard.lock().lock();
+            try {
+                total += shard.keyspace().size();
+            } finally {
+                shard.lock().unlock();
+            }
+        }
+        saveKeysProcessed.set(0);
+        saveKeysTotal = total;
         long maxPause = 0;
         for (int i = 0; i < engine.shardCount(); i++) {
             maxPause = Math.max(maxPause, snapshotShard(i, rewrite));
@@ -252,7 +270,7 @@ public final class Persistence implements Durability, AutoCloseable {
         long pauseMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         try {
             SnapshotWriter.Result r = SnapshotWriter.write(SnapshotFormat.path(dir, i), capture, gen, next, i,
-                    engine.shardCount(), engine.clock().millis());
+                    engine.shardCount(), engine.clock().millis(), saveKeysProcessed);
             keysSaved.addAndGet(r.keys());
         } finally {
             shard.lock().lock();
@@ -430,8 +448,14 @@ public final class Persistence implements Durability, AutoCloseable {
         boolean aofOn = aof != null;
         field(out, "loading", 0);
         field(out, "async_loading", 0);
+        long started = backgroundStartMs;
+        boolean running = started >= 0;
+        field(out, "current_save_keys_processed", running ? saveKeysProcessed.get() : 0);
+        field(out, "current_save_keys_total", running ? saveKeysTotal : 0);
         field(out, "rdb_changes_since_last_save", changesSinceSave());
         field(out, "rdb_bgsave_in_progress", bgsaveInProgress ? 1 : 0);
+        long runningSeconds = running ? (engine.clock().millis() - started) / 1000 : -1;
+        field(out, "rdb_current_bgsave_time_sec", bgsaveInProgress ? runningSeconds : -1);
         field(out, "rdb_last_save_time", lastSaveSeconds());
         out.append("rdb_last_bgsave_status:").append(lastBgsaveOk ? "ok" : "err").append("\r\n");
         field(out, "rdb_last_bgsave_time_sec", lastBgsaveSeconds);
@@ -441,6 +465,7 @@ public final class Persistence implements Durability, AutoCloseable {
         field(out, "aof_rewrite_in_progress", rewriteInProgress ? 1 : 0);
         field(out, "aof_rewrite_scheduled", 0);
         field(out, "aof_last_rewrite_time_sec", lastRewriteSeconds);
+        field(out, "aof_current_rewrite_time_sec", rewriteInProgress ? runningSeconds : -1);
         out.append("aof_last_bgrewrite_status:").append(lastRewriteOk ? "ok" : "err").append("\r\n");
         field(out, "aof_rewrites", rewrites.get());
         out.append("aof_last_write_status:").append(aofOn && aof.lastError() != null ? "err" : "ok").append("\r\n");

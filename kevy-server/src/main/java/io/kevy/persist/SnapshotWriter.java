@@ -15,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
 
 /**
@@ -32,6 +33,12 @@ final class SnapshotWriter {
 
     static Result write(Path target, Keyspace.Capture capture, long generation, long nextOffset, int shard,
                         int shards, long createdMs) throws IOException {
+        return write(target, capture, generation, nextOffset, shard, shards, createdMs, new AtomicLong());
+    }
+
+    /** As above, adding one to {@code written} after each key (the save progress INFO persistence shows). */
+    static Result write(Path target, Keyspace.Capture capture, long generation, long nextOffset, int shard,
+                        int shards, long createdMs, AtomicLong written) throws IOException {
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         long keys = 0;
         long bytes;
@@ -68,6 +75,7 @@ final class SnapshotWriter {
                     }
                 }
                 keys++;
+                written.incrementAndGet();
             }
             out.write(SnapshotFormat.END);
             out.le64(keys);

@@ -236,6 +236,69 @@ class PersistenceIT {
     }
 
     @Test
+    void theAofRewritesItselfOnceItGrewByThePercentage() throws Exception {
+        long[][] before;
+        try (KevyServer s = start(c -> c.with(ServerOptions.AUTO_AOF_REWRITE_PERCENTAGE, 100)
+                .with(ServerOptions.AUTO_AOF_REWRITE_MIN_SIZE, 4096L))) {
+            try (RawClient c = RawClient.connect(s.port())) {
+                assertThat(c.call("INFO", "persistence")).contains("aof_rewrites:0\r\n");
+                // one key overwritten 1,000 times: ~30 kB of frames on its shard, far over 4 kB and 100% growth
+                for (int i = 0; i < 1000; i++) {
+                    assertThat(c.call("SET", "same", "v" + i)).isEqualTo("+OK\r\n");
+                }
+                org.awaitility.Awaitility.await().untilAsserted(() -> {
+                    assertThat(c.call("INFO", "persistence")).doesNotContain("aof_rewrites:0\r\n")
+                            .contains("aof_rewrite_in_progress:0\r\n");
+                    assertThat(s.persistence().aof().size(0) + s.persistence().aof().size(1)).isLessThan(4096);
+                });
+            }
+            write(s, 10);
+            before = positions(s);
+        }
+        try (KevyServer s = start()) {
+            assertData(s, 10);
+            assertThat(positions(s)).isDeepEqualTo(before);
+            try (RawClient c = RawClient.connect(s.port())) {
+                assertThat(c.call("GET", "same")).isEqualTo("$4\r\nv999\r\n");
+            }
+        }
+    }
+
+    @Test
+    void bgsaveShowsItsProgressInInfoPersistence() throws Exception {
+        try (KevyServer s = start()) {
+            write(s, 200);
+            Shard second = s.engine().shard(1);
+            try (RawClient c = RawClient.connect(s.port())) {
+                // Holding shard 1's lock keeps the save running (it waits to count and capture that shard); INFO
+                // would wait for the lock too, so this thread reads the persistence fields itself.
+                second.lock().lock();
+                try {
+                    assertThat(c.call("BGSAVE")).isEqualTo("+Background saving started\r\n");
+                    org.awaitility.Awaitility.await().untilAsserted(() -> assertThat(persistenceInfo(s))
+                            .contains("rdb_bgsave_in_progress:1\r\n")
+                            .containsPattern("rdb_current_bgsave_time_sec:\\d+\r\n")
+                            .contains("aof_current_rewrite_time_sec:-1\r\n"));
+                } finally {
+                    second.lock().unlock();
+                }
+                org.awaitility.Awaitility.await().untilAsserted(() -> assertThat(c.call("INFO", "persistence"))
+                        .contains("rdb_bgsave_in_progress:0\r\n").contains("rdb_last_bgsave_status:ok\r\n")
+                        .contains("current_save_keys_processed:0\r\n").contains("current_save_keys_total:0\r\n")
+                        .contains("rdb_current_bgsave_time_sec:-1\r\n").contains("rdb_saves:1\r\n")
+                        .contains("kevy_keys_saved:202\r\n"));
+            }
+        }
+    }
+
+    /** The persistence fields as INFO shows them, read in this thread. */
+    private static String persistenceInfo(KevyServer s) {
+        StringBuilder sb = new StringBuilder();
+        s.engine().infoSections().get("persistence").accept(sb);
+        return sb.toString();
+    }
+
+    @Test
     void shardCountChangeRedistributesOrRefuses() throws Exception {
         try (KevyServer s = start()) {
             write(s, 200);
