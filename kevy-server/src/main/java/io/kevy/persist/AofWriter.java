@@ -50,6 +50,10 @@ import org.slf4j.LoggerFactory;
 public final class AofWriter implements EffectListener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AofWriter.class);
     private static final int RECYCLE_LIMIT = 4 * 1024 * 1024;
+    /** Under everysec and no, a shard buffer this large wakes the writer before its next cadence tick. */
+    private static final int EAGER_WRITE_BYTES = 256 * 1024;
+    /** Under everysec and no, the writer writes pending frames to the OS at most this often while busy. */
+    private static final long CADENCE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final Engine engine;
     private final Path dir;
@@ -62,6 +66,8 @@ public final class AofWriter implements EffectListener, AutoCloseable {
     private volatile long writtenSeq;
     private volatile long durableSeq;
     private volatile boolean running = true;
+    /** Set by the writer before it parks with nothing pending; the next append then wakes it. */
+    private volatile boolean idle;
     private volatile String lastError;
     private long lastFsyncNanos = System.nanoTime();
 
@@ -162,7 +168,9 @@ public final class AofWriter implements EffectListener, AutoCloseable {
             throw new UncheckedIOException(e); // GrowableBytes never throws
         }
         appendSeq.incrementAndGet();
-        signal();
+        if (fsync == Fsync.ALWAYS || idle || l.current.size() >= EAGER_WRITE_BYTES) {
+            signal();
+        }
     }
 
     @Override
@@ -282,13 +290,41 @@ public final class AofWriter implements EffectListener, AutoCloseable {
 
     private void run() {
         while (running) {
-            if (!wake.getAndSet(false)) {
-                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(fsync == Fsync.EVERYSEC ? 100 : 250));
-                wake.set(false);
+            if (fsync == Fsync.ALWAYS) {
+                if (!wake.getAndSet(false)) {
+                    LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(250));
+                    wake.set(false);
+                }
+                cycle();
+            } else {
+                long before = appendSeq.get();
+                cycle();
+                pace(before);
             }
-            cycle();
         }
         cycle();
+    }
+
+    /**
+     * everysec and no: rather than one cycle per signalled frame (each cycle takes every shard lock, and the
+     * command threads would contend with it per write batch), the writer runs at most once per
+     * {@link #CADENCE_NANOS} while frames keep coming, as Redis writes its AOF buffer once per event-loop
+     * turn; with nothing appended since the last cycle it parks until the next append (or the everysec tick).
+     * An append sees {@code idle} or the writer sees the append's sequence (both volatile), so none waits
+     * for the long park.
+     */
+    private void pace(long cycledUpTo) {
+        if (appendSeq.get() != cycledUpTo || !waiters.isEmpty() || forceFsync) {
+            LockSupport.parkNanos(this, CADENCE_NANOS);
+            wake.set(false);
+            return;
+        }
+        idle = true;
+        if (appendSeq.get() == cycledUpTo && !wake.getAndSet(false)) {
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(fsync == Fsync.EVERYSEC ? 100 : 250));
+        }
+        idle = false;
+        wake.set(false);
     }
 
     private void cycle() {
