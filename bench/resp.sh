@@ -6,7 +6,7 @@
 # A B A B for ROUNDS rounds, and prints one line per test: the median requests/s of each and the
 # ratio kevy/Redis. Ratios from one run are the figure to compare; absolute numbers depend on the machine.
 #
-# Usage: bench/resp.sh [--csv] [--quick] [--rounds N] [--requests N]
+# Usage: bench/resp.sh [--help] [--csv] [--quick] [--rounds N] [--requests N]
 #   --quick     one round, pipelined and not, 3-byte values, AOF off and everysec only
 #   --csv       machine-readable lines: config,test,kevy_rps,redis_rps,ratio
 # Needs: redis-benchmark (Debian redis-tools); redis-server for the Redis side (skipped when missing).
@@ -17,6 +17,7 @@ cd "$ROOT"
 CSV=0; QUICK=0; ROUNDS=5; REQUESTS=200000
 while [[ $# -gt 0 ]]; do
   case "$1" in
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     --csv) CSV=1 ;;
     --quick) QUICK=1; ROUNDS=1 ;;
     --rounds) ROUNDS="$2"; shift ;;
@@ -61,15 +62,18 @@ run() {
   redis-benchmark -p "$1" -c 50 -n "$REQUESTS" -r 100000 -P "$2" -d "$3" -t "$TESTS" --csv 2>/dev/null \
     | tail -n +2 | tr -d '"' | cut -d, -f1,2
 }
+# One discarded run per server before the measured rounds: a fresh JVM runs interpreted code at first, and
+# the figures are meant to compare warm servers.
+warm_up() { redis-benchmark -p "$1" -c 50 -n 100000 -r 100000 -P 16 -d "$2" -t set,get >/dev/null 2>&1 || true; }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 cores=$(nproc); jvm=$(java -version 2>&1 | head -1); commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 redis_version=$( [[ $HAVE_REDIS == 1 ]] && redis-server --version | awk '{print $3}' || echo none)
 if [[ $CSV == 1 ]]; then
-  echo "# machine: cores=$cores jvm=\"$jvm\" commit=$commit redis=$redis_version rounds=$ROUNDS requests=$REQUESTS"
+  echo "# machine: cores=$cores jvm=\"$jvm\" commit=$commit redis=$redis_version rounds=$ROUNDS requests=$REQUESTS load=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
   echo "config,test,kevy_rps,redis_rps,ratio"
 else
-  echo "machine: $cores cores, $jvm, commit $commit, $redis_version, $ROUNDS rounds x $REQUESTS requests, 50 clients, keys over 100k"
+  echo "machine: $cores cores, $jvm, commit $commit, $redis_version, $ROUNDS rounds x $REQUESTS requests, 50 clients, keys over 100k, load $(cut -d' ' -f1-3 /proc/loadavg)"
 fi
 
 if [[ $QUICK == 1 ]]; then PIPES="1 16"; SIZES="3"; PERSIST="off everysec"; FEEDS="on"
@@ -82,6 +86,7 @@ for aof in $PERSIST; do
         config="aof=$aof feed=$feed P=$pipe d=$size"
         kport=$(free_port); start_kevy "$kport" "$feed" "$aof"
         rport=0; [[ $HAVE_REDIS == 1 ]] && { rport=$(free_port); start_redis "$rport" "$aof"; }
+        warm_up "$kport" "$size"; [[ $rport != 0 ]] && warm_up "$rport" "$size"
         : >"$WORK/k.txt"; : >"$WORK/r.txt"
         for _ in $(seq 1 "$ROUNDS"); do
           run "$kport" "$pipe" "$size" >>"$WORK/k.txt"
