@@ -154,9 +154,27 @@ final class RemoteFeedSource extends AbstractFeedSource {
             return new KevyTimeoutException(e.getMessage(), e);
         }
         if (e instanceof RedisException || e instanceof java.io.IOException) {
-            return new KevyConnectionException(String.valueOf(e.getMessage()), e);
+            return new KevyConnectionException(withRootCause(e), e);
         }
         return new KevyException(e.toString(), e);
+    }
+
+    /**
+     * The message of {@code e} followed by its root cause's: lettuce's "Unable to connect to host:port" alone hides
+     * why (a refused connection, or the server's {@code NOAUTH} / {@code WRONGPASS} answer to a missing or wrong
+     * password in the URI), and the consumer logs this message at every retry.
+     */
+    static String withRootCause(Throwable e) {
+        String message = String.valueOf(e.getMessage());
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String why = root.getMessage();
+        if (root == e || why == null || message.contains(why)) {
+            return message;
+        }
+        return message + ": " + why;
     }
 
     private static CommandArgs<byte[], byte[]> args(byte[]... a) {
