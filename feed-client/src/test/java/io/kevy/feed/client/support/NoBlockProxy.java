@@ -1,0 +1,171 @@
+package io.kevy.feed.client.support;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A RESP2 TCP proxy in front of a real kevy server that answers {@code FEED.READ ... BLOCK ms} with
+ * {@code -ERR syntax error}, as upstream kevy does (feed contract §4), and relays every other command and its
+ * reply byte for byte. It handles one command at a time per connection (replies stay in order under lettuce's
+ * pipelining) and counts the FEED.READ commands it saw. For tests only.
+ */
+public final class NoBlockProxy implements AutoCloseable {
+    private final ServerSocket listener;
+    private final int target;
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    /** FEED.READ commands with BLOCK, answered {@code -ERR syntax error}. */
+    public final AtomicInteger blockRejected = new AtomicInteger();
+    /** FEED.READ commands without BLOCK, relayed. */
+    public final AtomicInteger reads = new AtomicInteger();
+
+    /** Listens on a free loopback port and relays to {@code 127.0.0.1:targetPort}. */
+    public NoBlockProxy(int targetPort) throws IOException {
+        this.target = targetPort;
+        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread t = new Thread(this::accept, "no-block-proxy");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** {@code redis://127.0.0.1:<proxy port>}. */
+    public String uri() {
+        return "redis://127.0.0.1:" + listener.getLocalPort();
+    }
+
+    private void accept() {
+        while (!listener.isClosed()) {
+            try {
+                Socket client = listener.accept();
+                sockets.add(client);
+                Thread t = new Thread(() -> relay(client), "no-block-proxy-conn");
+                t.setDaemon(true);
+                t.start();
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void relay(Socket client) {
+        try (client; Socket server = new Socket(InetAddress.getLoopbackAddress(), target)) {
+            sockets.add(server);
+            client.setTcpNoDelay(true);
+            server.setTcpNoDelay(true);
+            InputStream fromClient = new BufferedInputStream(client.getInputStream());
+            InputStream fromServer = new BufferedInputStream(server.getInputStream());
+            OutputStream toClient = client.getOutputStream();
+            OutputStream toServer = server.getOutputStream();
+            while (true) {
+                ByteArrayOutputStream raw = new ByteArrayOutputStream();
+                List<String> argv = command(fromClient, raw);
+                if (isBlockRead(argv)) {
+                    blockRejected.incrementAndGet();
+                    toClient.write("-ERR syntax error\r\n".getBytes(StandardCharsets.US_ASCII));
+                    toClient.flush();
+                    continue;
+                }
+                if (!argv.isEmpty() && argv.get(0).equalsIgnoreCase("FEED.READ")) {
+                    reads.incrementAndGet();
+                }
+                raw.writeTo(toServer);
+                toServer.flush();
+                ByteArrayOutputStream reply = new ByteArrayOutputStream();
+                reply(fromServer, reply);
+                reply.writeTo(toClient);
+                toClient.flush();
+            }
+        } catch (IOException e) {
+            // a side closed the connection: the other side is closed with it
+        }
+    }
+
+    private static boolean isBlockRead(List<String> argv) {
+        if (argv.isEmpty() || !argv.get(0).equalsIgnoreCase("FEED.READ")) {
+            return false;
+        }
+        // options start after shard, generation, offset and take one value each
+        for (int i = 4; i < argv.size(); i += 2) {
+            if (argv.get(i).equalsIgnoreCase("BLOCK")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Reads one command (a RESP array of bulk strings), copying its bytes to {@code raw}. */
+    private static List<String> command(InputStream in, ByteArrayOutputStream raw) throws IOException {
+        String head = line(in, raw);
+        if (head.charAt(0) != '*') {
+            throw new IOException("not a RESP array: " + head);
+        }
+        int n = Integer.parseInt(head.substring(1));
+        List<String> argv = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String len = line(in, raw);
+            byte[] b = in.readNBytes(Integer.parseInt(len.substring(1)) + 2);
+            raw.write(b);
+            argv.add(new String(b, 0, b.length - 2, StandardCharsets.ISO_8859_1));
+        }
+        return argv;
+    }
+
+    /** Copies one complete RESP2 reply from {@code in} to {@code out}. */
+    private static void reply(InputStream in, ByteArrayOutputStream out) throws IOException {
+        String head = line(in, out);
+        switch (head.charAt(0)) {
+            case '+', '-', ':' -> { }
+            case '$' -> {
+                int len = Integer.parseInt(head.substring(1));
+                if (len >= 0) {
+                    out.write(in.readNBytes(len + 2));
+                }
+            }
+            case '*' -> {
+                int n = Integer.parseInt(head.substring(1));
+                for (int i = 0; i < n; i++) {
+                    reply(in, out);
+                }
+            }
+            default -> throw new IOException("unexpected reply: " + head);
+        }
+    }
+
+    /** Reads a CRLF-terminated line, copying it to {@code raw}; returns it without the CRLF. */
+    private static String line(InputStream in, ByteArrayOutputStream raw) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        int prev = -1;
+        while (true) {
+            int b = in.read();
+            if (b < 0) {
+                throw new EOFException();
+            }
+            raw.write(b);
+            if (prev == '\r' && b == '\n') {
+                sb.setLength(sb.length() - 1);
+                return sb.toString();
+            }
+            sb.append((char) b);
+            prev = b;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        listener.close();
+        for (Socket s : sockets) {
+            s.close();
+        }
+    }
+}
