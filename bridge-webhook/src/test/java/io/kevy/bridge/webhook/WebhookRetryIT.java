@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Retries against a real receiver: 500, 503 with Retry-After in seconds, a timeout, 503 with Retry-After as an
  * HTTP-date, 429 and 408, then 200: the same request (same id and body, fresh timestamp) is retried with the
  * delays of the policy, nothing is lost and the order is kept. A delivery the consumer gave up waiting for is
- * superseded by the redelivery, never sent twice at once.
+ * superseded by the redelivery, never sent twice at once. The cursor stays before the request until its 2xx.
  */
 class WebhookRetryIT {
     /** Lower bounds are the policy's; upper bounds allow this much scheduling delay on a loaded build machine. */
@@ -42,14 +42,22 @@ class WebhookRetryIT {
     @Test
     void retriesFollowThePolicyAndRetryAfter() {
         h = new Harness(1);
+        // the shard's committed cursor when each failing attempt arrives: it must not move before a 2xx
+        List<Long> committedDuringRetries = new java.util.concurrent.CopyOnWriteArrayList<>();
         h.receiver.responder = (n, r) -> switch (n) {
-            case 0 -> Receiver.Reply.status(500);
+            case 0 -> {
+                committedDuringRetries.add(h.consumer.health().shards().get(0).cursor().offset());
+                yield Receiver.Reply.status(500);
+            }
             case 1 -> new Receiver.Reply(503, Map.of("Retry-After", "1"), "busy", 0);
             case 2 -> new Receiver.Reply(200, Map.of(), "", 1500);
             case 3 -> new Receiver.Reply(503, Map.of("Retry-After", DateTimeFormatter.RFC_1123_DATE_TIME
                     .format(Instant.now().plusSeconds(2).atOffset(ZoneOffset.UTC))), "", 0);
             case 4 -> Receiver.Reply.status(429);
-            case 5 -> Receiver.Reply.status(408);
+            case 5 -> {
+                committedDuringRetries.add(h.consumer.health().shards().get(0).cursor().offset());
+                yield Receiver.Reply.status(408);
+            }
             default -> Receiver.Reply.ok();
         };
         h.start(h.settings(dir).retryBackoff(Duration.ofMillis(200), Duration.ofMillis(800), 2.0, 0.5)
@@ -70,6 +78,9 @@ class WebhookRetryIT {
             assertThat(Long.parseLong(rs.get(i).timestamp())).isGreaterThanOrEqualTo(Long.parseLong(first.timestamp()));
         }
         assertThat(Long.parseLong(rs.get(6).timestamp())).isGreaterThan(Long.parseLong(first.timestamp()));
+        long firstOffset = first.json().path("data").path("firstOffset").asLong();
+        assertThat(committedDuringRetries).as("the cursor is committed only after a 2xx")
+                .containsExactly(firstOffset, firstOffset);
         long[] gaps = new long[6];
         for (int i = 0; i < 6; i++) {
             gaps[i] = (rs.get(i + 1).atNanos() - rs.get(i).atNanos()) / 1_000_000;
@@ -113,9 +124,12 @@ class WebhookRetryIT {
     @Test
     void aDeliveryTheConsumerGaveUpOnIsSupersededNotDoubled() {
         h = new Harness(1);
-        long failUntil = System.nanoTime() + Duration.ofSeconds(4).toNanos();
-        h.receiver.responder = (n, r) -> System.nanoTime() < failUntil ? Receiver.Reply.status(503)
-                : Receiver.Reply.ok();
+        // 503 for 4 s from the first request (not from now: on a loaded machine the start alone can take that long)
+        java.util.concurrent.atomic.AtomicLong failUntil = new java.util.concurrent.atomic.AtomicLong();
+        h.receiver.responder = (n, r) -> {
+            failUntil.compareAndSet(0, System.nanoTime() + Duration.ofSeconds(4).toNanos());
+            return System.nanoTime() < failUntil.get() ? Receiver.Reply.status(503) : Receiver.Reply.ok();
+        };
         h.start(h.settings(dir).retryBackoff(Duration.ofMillis(50), Duration.ofMillis(300), 2.0, 0.5).build(),
                 b -> b.deliveryTimeout(Duration.ofSeconds(1)).handlerRetries(50)
                         .retryBackoff(Duration.ofMillis(50), Duration.ofMillis(100)));
