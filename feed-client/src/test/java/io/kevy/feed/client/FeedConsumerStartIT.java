@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * cursors stored for another shard count and a stored generation that no longer exists both rebuild, every
  * shard in one shared scan, and sweep the keys that vanished; a cursor ahead of the stream fails at once with the
  * reason and is never retried. Also the {@code redis://:password@} form of the source URI against a server with
- * {@code requirepass}, and the server's NOAUTH in the connection error when the URI has no password.
+ * {@code requirepass}, and the server's NOAUTH in the connection error when the URI has no password; a server
+ * that never answers fails each call after the URI's timeout, and {@code maxConnectionAttempts} ends the retries.
  */
 class FeedConsumerStartIT {
     /** Records every rebuild the consumer reports. */
@@ -163,6 +164,31 @@ class FeedConsumerStartIT {
             } finally {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             }
+        }
+    }
+
+    @Test
+    void aServerThatNeverAnswersTimesOutAfterTheUriTimeoutAndTheAttemptsAreBounded() throws Exception {
+        // a black hole: accepts connections (the backlog does) and never answers
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50,
+                java.net.InetAddress.getLoopbackAddress());
+             FeedSource source = FeedSource.connect("redis://127.0.0.1:" + silent.getLocalPort() + "?timeout=300ms")) {
+            long t0 = System.nanoTime();
+            ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+                    () -> source.shards().toCompletableFuture().get(10, TimeUnit.SECONDS));
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            System.out.println("FeedConsumerStartIT: a silent server failed FEED.SHARDS after " + ms + " ms with "
+                    + e.getCause());
+            assertThat(e.getCause()).isInstanceOfAny(KevyTimeoutException.class, KevyConnectionException.class);
+            assertThat(ms).as("bounded by the URI's timeout").isBetween(250L, 5_000L);
+            FeedConsumer<String, String> consumer = FeedConsumer.builder(StringCodec.UTF8).source(source)
+                    .name("silent").handler(b -> { }).maxConnectionAttempts(2)
+                    .retryBackoff(Duration.ofMillis(10), Duration.ofMillis(20)).build();
+            consumer.start();
+            Awaitility.await().atMost(Duration.ofSeconds(30))
+                    .until(() -> consumer.state() == FeedConsumer.State.FAILED);
+            assertThat(consumer.failure().orElseThrow().getMessage()).contains("FEED.SHARDS failed 2 times");
+            consumer.close();
         }
     }
 }
