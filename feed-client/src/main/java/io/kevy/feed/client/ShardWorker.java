@@ -159,6 +159,7 @@ final class ShardWorker<K, V> implements Runnable {
                 resync(r);
                 continue;
             } catch (CursorAheadException e) {
+                rt.listener.onError(rt.name(), shard, ConsumerListener.CURSOR_AHEAD, e);
                 throw rt.fail("consumer " + rt.name() + ", shard " + shard + ": the cursor " + cursor
                         + " is ahead of the stream (" + e.getMessage() + "). The server never moves a tail back "
                         + "within a generation, so the stored cursor is not this server's: check that the cursor "

@@ -91,8 +91,9 @@ class FeedConsumerStartIT {
             // a key the mirror holds from before that the server no longer has: the sweep must remove it
             mirror.store().execute("SET", "k:stale", "old");
             Rebuilds rebuilds = new Rebuilds();
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
             FeedConsumer<String, String> consumer = FeedConsumer.builder(StringCodec.UTF8).source(source)
-                    .name("start").cursorStore(store).handler(mirror).listener(rebuilds)
+                    .name("start").cursorStore(store).handler(mirror).listener(rebuilds).meterRegistry(registry)
                     .onRebuild(ScanRebuild.<String, String>sweeping(mirror::keys)).build();
             consumer.start().toCompletableFuture().get(30, TimeUnit.SECONDS);
             Servers.awaitCaughtUp(consumer, source, Duration.ofSeconds(30));
@@ -110,8 +111,27 @@ class FeedConsumerStartIT {
             server.lettuce().set("k:after", "x");
             Servers.awaitCaughtUp(consumer, source, Duration.ofSeconds(30));
             assertThat(mirror.dump()).containsKey("k:after");
+            assertMeters(registry);
             consumer.close();
         }
+    }
+
+    /** The documented meters (docs/feed-client.md, Metrics and health) after one rebuild and one change. */
+    private static void assertMeters(SimpleMeterRegistry r) {
+        assertThat(r.get("kevy.feed.consumer.rebuild").tag("consumer", "start").timer().count()).isEqualTo(1);
+        assertThat(r.get("kevy.feed.consumer.rebuild.keys").counter().count()).isEqualTo(204);
+        assertThat(r.get("kevy.feed.consumer.rebuild.vanished").counter().count()).isEqualTo(1);
+        assertThat(r.get("kevy.feed.consumer.frames").counters()).extracting(c -> c.getId().getTag("consumer"))
+                .containsOnly("start");
+        assertThat(r.get("kevy.feed.consumer.frames").counters().stream().mapToDouble(c -> c.count()).sum())
+                .isEqualTo(1);
+        assertThat(r.get("kevy.feed.consumer.batches").counters()).isNotEmpty();
+        assertThat(r.get("kevy.feed.consumer.handler").timers().stream().mapToLong(t -> t.count()).sum())
+                .as("change batches (the rebuild has its own timer)").isEqualTo(1);
+        assertThat(r.get("kevy.feed.consumer.cursor.commits").counter().count()).isPositive();
+        assertThat(r.get("kevy.feed.consumer.lag").gauges()).extracting(g -> g.getId().getTag("shard"))
+                .containsExactlyInAnyOrder("0", "1", "2", "3");
+        assertThat(r.get("kevy.feed.consumer.lag").gauges()).allMatch(g -> g.value() == 0);
     }
 
     @Test
@@ -133,6 +153,8 @@ class FeedConsumerStartIT {
             assertThat(consumer.health().shards().get(2).state()).isEqualTo(ShardState.FAILED);
             assertThat(registry.find("kevy.feed.consumer.retries").counters()).as("never retried")
                     .allMatch(c -> c.count() == 0);
+            assertThat(registry.get("kevy.feed.consumer.errors").tag("kind", "cursor_ahead").tag("shard", "2")
+                    .counter().count()).as("counted by kind").isEqualTo(1);
             assertThat(store.load("ahead").orElseThrow().cursors()).as("the stored cursor is left as it was")
                     .isEqualTo(cursors);
             consumer.close();
