@@ -19,6 +19,22 @@ abstract class AbstractFeedSource implements FeedSource {
     /** Runs {@code argv} and answers its reply; {@code array} says whether the reply is an array. */
     abstract CompletionStage<Object> call(boolean array, byte[]... argv);
 
+    /**
+     * Runs the commands {@code argvs} (array replies where {@code arrays} says so) as one pipeline and answers
+     * their replies in order, as {@link #call} does for one. This implementation calls {@link #call} for each;
+     * the remote source sends them all in one write.
+     */
+    List<CompletionStage<Object>> callAll(List<byte[][]> argvs, boolean[] arrays) {
+        List<CompletionStage<Object>> out = new ArrayList<>(argvs.size());
+        for (int i = 0; i < argvs.size(); i++) {
+            out.add(call(arrays[i], argvs.get(i)));
+        }
+        return out;
+    }
+
+    /** False once the server answered PEXPIRETIME with an error (upstream without it): not sent again. */
+    private volatile boolean pexpiretime = true;
+
     static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
     }
@@ -59,54 +75,164 @@ abstract class AbstractFeedSource implements FeedSource {
 
     @Override
     public CompletionStage<Optional<KeySnapshot>> snapshot(byte[] key) {
-        return snapshot(key, 1);
+        return snapshots(List.of(key)).thenApply(l -> l.get(0));
     }
 
-    private CompletionStage<Optional<KeySnapshot>> snapshot(byte[] key, int attempt) {
-        return call(false, ascii("TYPE"), key).thenCompose(t -> {
-            ValueType type = ValueType.ofTypeReply(new String((byte[]) t, StandardCharsets.US_ASCII));
-            if (type == null) {
-                return CompletableFuture.completedFuture(Optional.empty());
+    /**
+     * Two pipelines whatever the number of keys: TYPE of every key, then value read, PTTL and PEXPIRETIME of
+     * every key that exists. A key whose type changed between the two (the value read fails with WRONGTYPE) is
+     * read again on its own, up to {@link #SNAPSHOT_ATTEMPTS} times in all.
+     */
+    @Override
+    public CompletionStage<List<Optional<KeySnapshot>>> snapshots(List<byte[]> keys) {
+        return snapshots(keys, 1);
+    }
+
+    private CompletionStage<List<Optional<KeySnapshot>>> snapshots(List<byte[]> keys, int attempt) {
+        int n = keys.size();
+        if (n == 0) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        List<byte[][]> types = new ArrayList<>(n);
+        for (byte[] k : keys) {
+            types.add(new byte[][] {TYPE, k});
+        }
+        CompletableFuture<?>[] typeReplies = futures(callAll(types, new boolean[n]));
+        return CompletableFuture.allOf(typeReplies).thenCompose(done -> {
+            ValueType[] type = new ValueType[n];
+            List<byte[][]> reads = new ArrayList<>(3 * n);
+            List<Boolean> arrays = new ArrayList<>(3 * n);
+            boolean withExpireTime = pexpiretime;
+            for (int i = 0; i < n; i++) {
+                type[i] = ValueType.ofTypeReply(new String((byte[]) typeReplies[i].join(),
+                        StandardCharsets.US_ASCII));
+                if (type[i] != null) {
+                    byte[] key = keys.get(i);
+                    byte[][] read = valueRead(type[i], key);
+                    if (read != null) {
+                        reads.add(read);
+                        arrays.add(type[i] != ValueType.STRING);
+                    }
+                    reads.add(new byte[][] {PTTL, key});
+                    arrays.add(false);
+                    if (withExpireTime) {
+                        reads.add(new byte[][] {PEXPIRETIME, key});
+                        arrays.add(false);
+                    }
+                }
             }
-            CompletionStage<Object> value = readValue(type, key);
-            CompletionStage<Object> pttl = call(false, ascii("PTTL"), key);
-            CompletionStage<Long> at = call(false, ascii("PEXPIRETIME"), key)
-                    .handle((r, e) -> e == null && r instanceof Long l ? l : -1L);
-            return value.thenCombine(pttl, (v, p) -> toSnapshot(key, type, v, (Long) p))
-                    .thenCombine(at, (snap, exp) -> snap.map(x -> exp < 0 ? x
-                            : new KeySnapshot(x.key(), x.type(), x.value(), x.ttlMillis(), exp)))
-                    .handle((snap, err) -> {
-                        if (err == null && snap != null) {
-                            return CompletableFuture.completedFuture(snap);
-                        }
-                        Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause()
-                                != null ? err.getCause() : err;
-                        boolean typeChanged = cause == null || (cause instanceof KevyServerException e
-                                && e.code().equals("WRONGTYPE"));
-                        if (typeChanged && attempt < SNAPSHOT_ATTEMPTS) {
-                            return snapshot(key, attempt + 1);
-                        }
-                        return CompletableFuture.<Optional<KeySnapshot>>failedFuture(cause != null ? cause
-                                : new KevyProtocolException("key " + new String(key, StandardCharsets.UTF_8)
-                                        + " kept changing type while being read"));
-                    }).thenCompose(s -> s);
+            boolean[] isArray = new boolean[arrays.size()];
+            for (int i = 0; i < isArray.length; i++) {
+                isArray[i] = arrays.get(i);
+            }
+            CompletableFuture<?>[] replies = futures(callAll(reads, isArray));
+            return CompletableFuture.allOf(handled(replies)).thenCompose(all -> {
+                List<CompletableFuture<Optional<KeySnapshot>>> out = new ArrayList<>(n);
+                int r = 0;
+                for (int i = 0; i < n; i++) {
+                    if (type[i] == null) {
+                        out.add(CompletableFuture.completedFuture(Optional.empty()));
+                        continue;
+                    }
+                    CompletableFuture<?> value = valueRead(type[i], keys.get(i)) == null
+                            ? CompletableFuture.completedFuture(List.of()) : replies[r++];
+                    CompletableFuture<?> pttl = replies[r++];
+                    CompletableFuture<?> at = withExpireTime ? replies[r++] : null;
+                    out.add(snapshotOf(keys.get(i), type[i], value, pttl, at, attempt));
+                }
+                return CompletableFuture.allOf(out.toArray(new CompletableFuture<?>[0])).thenApply(x -> {
+                    List<Optional<KeySnapshot>> l = new ArrayList<>(n);
+                    for (CompletableFuture<Optional<KeySnapshot>> f : out) {
+                        l.add(f.join());
+                    }
+                    return l;
+                });
+            });
         });
     }
 
-    private CompletionStage<Object> readValue(ValueType type, byte[] key) {
+    /** One key's snapshot from its completed replies; a WRONGTYPE value read (type changed) reads it again. */
+    private CompletableFuture<Optional<KeySnapshot>> snapshotOf(byte[] key, ValueType type, CompletableFuture<?> value,
+            CompletableFuture<?> pttl, CompletableFuture<?> at, int attempt) {
+        Throwable err = failure(value);
+        if (err == null) {
+            err = failure(pttl);
+        }
+        if (err != null) {
+            if (err instanceof KevyServerException e && e.code().equals("WRONGTYPE")) {
+                if (attempt < SNAPSHOT_ATTEMPTS) {
+                    return snapshots(List.of(key), attempt + 1).thenApply(l -> l.get(0)).toCompletableFuture();
+                }
+                return CompletableFuture.failedFuture(new KevyProtocolException("key "
+                        + new String(key, StandardCharsets.UTF_8) + " kept changing type while being read"));
+            }
+            return CompletableFuture.failedFuture(err);
+        }
+        long exp = -1;
+        if (at != null) {
+            if (failure(at) != null) {
+                pexpiretime = false;
+            } else if (at.join() instanceof Long l) {
+                exp = l;
+            }
+        }
+        Optional<KeySnapshot> snap = toSnapshot(key, type, value.join(), (Long) pttl.join());
+        long expireAt = exp;
+        return CompletableFuture.completedFuture(snap.map(x -> expireAt < 0 ? x
+                : new KeySnapshot(x.key(), x.type(), x.value(), x.ttlMillis(), expireAt)));
+    }
+
+    private static CompletableFuture<?>[] futures(List<CompletionStage<Object>> stages) {
+        CompletableFuture<?>[] out = new CompletableFuture<?>[stages.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = stages.get(i).toCompletableFuture();
+        }
+        return out;
+    }
+
+    /** Futures that complete normally when {@code fs} complete, however they do (allOf waits for every one). */
+    private static CompletableFuture<?>[] handled(CompletableFuture<?>[] fs) {
+        CompletableFuture<?>[] out = new CompletableFuture<?>[fs.length];
+        for (int i = 0; i < fs.length; i++) {
+            out[i] = fs[i].handle((v, e) -> null);
+        }
+        return out;
+    }
+
+    /** The failure of a completed future, unwrapped, or null when it succeeded. */
+    private static Throwable failure(CompletableFuture<?> f) {
+        if (!f.isCompletedExceptionally()) {
+            return null;
+        }
+        try {
+            f.join();
+            return null;
+        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+            return e.getCause() != null ? e.getCause() : e;
+        }
+    }
+
+    private static final byte[] TYPE = ascii("TYPE");
+    private static final byte[] PTTL = ascii("PTTL");
+    private static final byte[] PEXPIRETIME = ascii("PEXPIRETIME");
+    private static final byte[] ZERO = ascii("0");
+    private static final byte[] LAST = ascii("-1");
+
+    /** The command reading the whole value of a {@code type} key; null for STREAM and OTHER (not read). */
+    private static byte[][] valueRead(ValueType type, byte[] key) {
         switch (type) {
             case STRING:
-                return call(false, ascii("GET"), key);
+                return new byte[][] {ascii("GET"), key};
             case LIST:
-                return call(true, ascii("LRANGE"), key, ascii("0"), ascii("-1"));
+                return new byte[][] {ascii("LRANGE"), key, ZERO, LAST};
             case SET:
-                return call(true, ascii("SMEMBERS"), key);
+                return new byte[][] {ascii("SMEMBERS"), key};
             case HASH:
-                return call(true, ascii("HGETALL"), key);
+                return new byte[][] {ascii("HGETALL"), key};
             case ZSET:
-                return call(true, ascii("ZRANGE"), key, ascii("0"), ascii("-1"), ascii("WITHSCORES"));
+                return new byte[][] {ascii("ZRANGE"), key, ZERO, LAST, ascii("WITHSCORES")};
             default:
-                return CompletableFuture.completedFuture(List.of());
+                return null;
         }
     }
 

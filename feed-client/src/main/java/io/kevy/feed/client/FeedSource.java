@@ -2,8 +2,10 @@ package io.kevy.feed.client;
 
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -87,6 +89,27 @@ public interface FeedSource extends AutoCloseable {
      */
     CompletionStage<Optional<KeySnapshot>> snapshot(byte[] key);
 
+    /**
+     * {@link #snapshot} of every key of {@code keys}, answered in the same order (empty where a key does not
+     * exist), with the same rules. The built-in sources read them in two pipelines, TYPE of all keys then the
+     * values and TTLs of all keys (a {@link ScanRebuild} page in two round trips); this default calls
+     * {@link #snapshot} for each key, all in flight at once. The stage fails when any key's read fails.
+     */
+    default CompletionStage<List<Optional<KeySnapshot>>> snapshots(List<byte[]> keys) {
+        List<CompletableFuture<Optional<KeySnapshot>>> reads = new ArrayList<>();
+        for (byte[] k : keys) {
+            reads.add(snapshot(k).toCompletableFuture());
+        }
+        return CompletableFuture.allOf(reads.toArray(new CompletableFuture<?>[0]))
+                .thenApply(done -> {
+                    List<Optional<KeySnapshot>> out = new ArrayList<>(reads.size());
+                    for (CompletableFuture<Optional<KeySnapshot>> r : reads) {
+                        out.add(r.join());
+                    }
+                    return out;
+                });
+    }
+
     /** {@code GET key}: the value, or null when absent. */
     CompletionStage<byte[]> get(byte[] key);
 
@@ -98,7 +121,7 @@ public interface FeedSource extends AutoCloseable {
      * with {@link UnsupportedOperationException}; both built-in sources implement it.
      */
     default CompletionStage<Void> del(byte[] key) {
-        return java.util.concurrent.CompletableFuture.failedFuture(
+        return CompletableFuture.failedFuture(
                 new UnsupportedOperationException(this + " cannot delete keys"));
     }
 

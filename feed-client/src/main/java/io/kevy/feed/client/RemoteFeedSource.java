@@ -12,12 +12,16 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.protocol.RedisCommand;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -220,8 +224,47 @@ final class RemoteFeedSource extends AbstractFeedSource {
         String verb = new String(argv[0], StandardCharsets.US_ASCII);
         Keyword word = WORDS.computeIfAbsent(verb, v -> new Keyword(v, 0));
         return dispatch(-1, word, new NestedMultiOutput<>(ByteArrayCodec.INSTANCE),
-                args(java.util.Arrays.copyOfRange(argv, 1, argv.length)))
+                args(Arrays.copyOfRange(argv, 1, argv.length)))
                 .thenApply(l -> array ? (Object) l : l.isEmpty() ? null : l.get(0));
+    }
+
+    /** All commands in one write on the shared connection ({@code StatefulConnection.dispatch(Collection)}). */
+    @Override
+    List<CompletionStage<Object>> callAll(List<byte[][]> argvs, boolean[] arrays) {
+        List<AsyncCommand<byte[], byte[], List<Object>>> commands = new ArrayList<>(argvs.size());
+        List<CompletionStage<Object>> out = new ArrayList<>(argvs.size());
+        for (int i = 0; i < argvs.size(); i++) {
+            byte[][] argv = argvs.get(i);
+            String verb = new String(argv[0], StandardCharsets.US_ASCII);
+            Keyword word = WORDS.computeIfAbsent(verb, v -> new Keyword(v, 0));
+            AsyncCommand<byte[], byte[], List<Object>> c = new AsyncCommand<>(new Command<>(word,
+                    new NestedMultiOutput<>(ByteArrayCodec.INSTANCE), args(Arrays.copyOfRange(argv, 1, argv.length))));
+            commands.add(c);
+            boolean array = arrays[i];
+            out.add(c.handle((l, e) -> {
+                if (e != null) {
+                    throw map(e);
+                }
+                return array ? (Object) l : l.isEmpty() ? null : l.get(0);
+            }));
+        }
+        connection(-1).whenComplete((conn, err) -> {
+            if (err != null) {
+                connections.remove(-1);
+                for (AsyncCommand<byte[], byte[], List<Object>> c : commands) {
+                    c.completeExceptionally(map(err));
+                }
+                return;
+            }
+            try {
+                conn.dispatch(commands);
+            } catch (RuntimeException e) {
+                for (AsyncCommand<byte[], byte[], List<Object>> c : commands) {
+                    c.completeExceptionally(map(e));
+                }
+            }
+        });
+        return out;
     }
 
     @Override

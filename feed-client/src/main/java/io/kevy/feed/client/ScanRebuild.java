@@ -15,8 +15,8 @@ import java.util.function.Supplier;
 /**
  * The built-in {@link Rebuild}: walks every prefix with {@code SCAN MATCH <escaped prefix>*} (one walk of the
  * whole keyspace when there are no prefixes), keeps the keys of the rebuilt shards, reads each key's type,
- * value and TTL ({@link FeedSource#snapshot}, a page of keys in flight at once) and delivers them as
- * {@link Op#SNAPSHOT} entries. Then, when it knows which keys the handler holds ({@link #sweeping}), it delivers
+ * value and TTL ({@link FeedSource#snapshots}: a page of keys in two pipelined round trips, while the next page
+ * is scanned) and delivers them as {@link Op#SNAPSHOT} entries. Then, when it knows which keys the handler holds ({@link #sweeping}), it delivers
  * a {@link Op#VANISHED} entry for each held key of the rebuilt shards and prefixes that the scan did not find
  * (mark and sweep). Immutable and thread-safe.
  *
@@ -67,25 +67,24 @@ public final class ScanRebuild<K, V> implements Rebuild<K, V> {
         Set<ByteBuffer> seen = new HashSet<>();
         List<Change<K, V>> out = new ArrayList<>(batchSize);
         for (byte[] pattern : ctx.scanPatterns()) {
-            String cursor = "0";
+            // the next SCAN page is read while this page's keys are read and delivered
+            CompletableFuture<ScanPage> next = ctx.source().scan("0", pattern, scanCount).toCompletableFuture();
+            ScanPage page;
             do {
                 if (ctx.stopping()) {
                     throw new KevyException("consumer closing: rebuild abandoned");
                 }
-                ScanPage page = await(ctx.source().scan(cursor, pattern, scanCount).toCompletableFuture());
-                cursor = page.cursor();
+                page = await(next);
+                if (!page.last()) {
+                    next = ctx.source().scan(page.cursor(), pattern, scanCount).toCompletableFuture();
+                }
                 List<byte[]> wanted = new ArrayList<>();
                 for (byte[] k : page.keys()) {
                     if (ctx.covers(k) && !seen.contains(ByteBuffer.wrap(k))) {
                         wanted.add(k);
                     }
                 }
-                List<CompletableFuture<Optional<KeySnapshot>>> reads = new ArrayList<>(wanted.size());
-                for (byte[] k : wanted) {
-                    reads.add(ctx.source().snapshot(k).toCompletableFuture());
-                }
-                for (CompletableFuture<Optional<KeySnapshot>> r : reads) {
-                    Optional<KeySnapshot> snap = await(r);
+                for (Optional<KeySnapshot> snap : await(ctx.source().snapshots(wanted).toCompletableFuture())) {
                     if (snap.isPresent() && seen.add(ByteBuffer.wrap(snap.get().key()))) {
                         out.add(ctx.snapshotEntry(snap.get()));
                         if (out.size() >= batchSize) {
@@ -94,7 +93,7 @@ public final class ScanRebuild<K, V> implements Rebuild<K, V> {
                         }
                     }
                 }
-            } while (!cursor.equals("0"));
+            } while (!page.last());
         }
         if (heldKeys != null) {
             for (K k : heldKeys.get()) {

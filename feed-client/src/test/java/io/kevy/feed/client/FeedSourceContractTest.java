@@ -168,6 +168,39 @@ abstract class FeedSourceContractTest {
     }
 
     @Test
+    void snapshotsReadManyKeysInOrderAsSnapshotDoesEach() throws Exception {
+        write("SET", "m:str", "v");
+        write("PEXPIRE", "m:str", "100000");
+        write("RPUSH", "m:list", "a", "b");
+        write("SADD", "m:set", "x");
+        write("HSET", "m:hash", "f", "1");
+        write("ZADD", "m:zset", "2", "m");
+        List<byte[]> keys = new ArrayList<>();
+        for (String k : List.of("m:str", "m:gone", "m:list", "m:set", "m:hash", "m:zset")) {
+            keys.add(utf8(k));
+        }
+        for (int i = 0; i < 500; i++) {
+            write("SET", "m:n" + i, "v" + i);
+            keys.add(utf8("m:n" + i));
+        }
+        List<Optional<KeySnapshot>> all = get(source.snapshots(keys));
+        assertThat(all).hasSize(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            Optional<KeySnapshot> one = get(source.snapshot(keys.get(i)));
+            assertThat(all.get(i).map(KeySnapshot::type)).as(new String(keys.get(i))).isEqualTo(one.map(KeySnapshot::type));
+            assertThat(all.get(i).map(s -> s.value().size())).isEqualTo(one.map(s -> s.value().size()));
+        }
+        assertThat(all.get(0).orElseThrow().ttlMillis()).isBetween(1L, 100_000L);
+        assertThat(all.get(0).orElseThrow().expireAtMillis()).isGreaterThan(System.currentTimeMillis());
+        assertThat(all.get(1)).isEmpty();
+        assertThat(all.get(2).orElseThrow().value()).extracting(String::new).containsExactly("a", "b");
+        assertThat(all.get(5).orElseThrow().value()).extracting(String::new).containsExactly("m", "2");
+        assertThat(all.get(505).orElseThrow().value()).extracting(String::new).containsExactly("v499");
+        assertThat(all.get(505).orElseThrow().ttlMillis()).isEqualTo(-1);
+        assertThat(get(source.snapshots(List.of()))).isEmpty();
+    }
+
+    @Test
     void globCharactersInPrefixesAreEscaped() throws Exception {
         write("SET", "a*b:1", "x");
         write("SET", "axb:1", "y");
