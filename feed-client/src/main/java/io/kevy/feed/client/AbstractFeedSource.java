@@ -264,24 +264,4 @@ abstract class AbstractFeedSource implements FeedSource {
         }
         throw new KevyProtocolException(what + ": expected an array reply, got " + reply);
     }
-
-    /** Decodes a FEED.READ reply {@code [generation, next, [[offset, [argv...]] ...]]} of {@code shard}. */
-    static FrameBatch decodeRead(int shard, Object reply) {
-        List<?> l = list(reply, "FEED.READ");
-        if (l.size() != 3) {
-            throw new KevyProtocolException("FEED.READ: expected 3 elements, got " + l.size());
-        }
-        List<?> frames = list(l.get(2), "FEED.READ frames");
-        List<Frame> out = new ArrayList<>(frames.size());
-        for (Object f : frames) {
-            List<?> fl = list(f, "FEED.READ frame");
-            List<?> argv = list(fl.get(1), "FEED.READ argv");
-            byte[][] a = new byte[argv.size()][];
-            for (int i = 0; i < a.length; i++) {
-                a[i] = (byte[]) argv.get(i);
-            }
-            out.add(new Frame((Long) fl.get(0), a));
-        }
-        return new FrameBatch(new Cursor(shard, (Long) l.get(0), (Long) l.get(1)), out);
-    }
 }

@@ -215,8 +215,13 @@ final class RemoteFeedSource extends AbstractFeedSource {
         Keyword word = readKeywords.computeIfAbsent(blockMillis, b -> new Keyword("FEED.READ", b));
         // only a long-poll read needs its shard's own connection: it parks it; others must not queue behind it
         int connection = block == null ? -1 : from.shard();
-        return dispatch(connection, word, new NestedMultiOutput<>(ByteArrayCodec.INSTANCE), args)
-                .thenApply(r -> decodeRead(from.shard(), r));
+        FeedReadOutput output = new FeedReadOutput(from.shard());
+        return dispatch(connection, word, output, args).thenApply(batch -> {
+            if (batch == null) {
+                throw new KevyProtocolException(output.problem());
+            }
+            return batch;
+        });
     }
 
     @Override
