@@ -79,33 +79,54 @@ abstract class AbstractFeedSource implements FeedSource {
     }
 
     /**
-     * Two pipelines whatever the number of keys: TYPE of every key, then value read, PTTL and PEXPIRETIME of
-     * every key that exists. A key whose type changed between the two (the value read fails with WRONGTYPE) is
-     * read again on its own, up to {@link #SNAPSHOT_ATTEMPTS} times in all.
+     * Two pipelines whatever the number of keys: TYPE and PEXPIRETIME of every key, then the value read of every
+     * key that exists, with PTTL for those that have a TTL (or all when the server has no PEXPIRETIME). A key
+     * without a TTL costs three commands, one with four. A key whose type changed between the two (the value
+     * read fails with WRONGTYPE) is read again on its own, up to {@link #SNAPSHOT_ATTEMPTS} times in all.
      */
     @Override
     public CompletionStage<List<Optional<KeySnapshot>>> snapshots(List<byte[]> keys) {
         return snapshots(keys, 1);
     }
 
+    /** PEXPIRETIME's answer when it was not asked or failed: PTTL decides. */
+    private static final long ASK_PTTL = Long.MIN_VALUE;
+
     private CompletionStage<List<Optional<KeySnapshot>>> snapshots(List<byte[]> keys, int attempt) {
         int n = keys.size();
         if (n == 0) {
             return CompletableFuture.completedFuture(List.of());
         }
-        List<byte[][]> types = new ArrayList<>(n);
+        boolean withExpireTime = pexpiretime;
+        List<byte[][]> first = new ArrayList<>(2 * n);
         for (byte[] k : keys) {
-            types.add(new byte[][] {TYPE, k});
+            first.add(new byte[][] {TYPE, k});
+            if (withExpireTime) {
+                first.add(new byte[][] {PEXPIRETIME, k});
+            }
         }
-        CompletableFuture<?>[] typeReplies = futures(callAll(types, new boolean[n]));
-        return CompletableFuture.allOf(typeReplies).thenCompose(done -> {
+        CompletableFuture<?>[] firstReplies = futures(callAll(first, new boolean[first.size()]));
+        return CompletableFuture.allOf(handled(firstReplies)).thenCompose(done -> {
             ValueType[] type = new ValueType[n];
-            List<byte[][]> reads = new ArrayList<>(3 * n);
-            List<Boolean> arrays = new ArrayList<>(3 * n);
-            boolean withExpireTime = pexpiretime;
+            long[] expireAt = new long[n];
+            List<byte[][]> reads = new ArrayList<>(2 * n);
+            List<Boolean> arrays = new ArrayList<>(2 * n);
+            int f = 0;
             for (int i = 0; i < n; i++) {
-                type[i] = ValueType.ofTypeReply(new String((byte[]) typeReplies[i].join(),
+                type[i] = ValueType.ofTypeReply(new String((byte[]) firstReplies[f++].join(),
                         StandardCharsets.US_ASCII));
+                expireAt[i] = ASK_PTTL;
+                if (withExpireTime) {
+                    CompletableFuture<?> at = firstReplies[f++];
+                    if (failure(at) != null) {
+                        pexpiretime = false;
+                    } else if (at.join() instanceof Long l) {
+                        expireAt[i] = l;
+                    }
+                }
+                if (expireAt[i] == -2) {
+                    type[i] = null; // gone between TYPE and PEXPIRETIME
+                }
                 if (type[i] != null) {
                     byte[] key = keys.get(i);
                     byte[][] read = valueRead(type[i], key);
@@ -113,10 +134,8 @@ abstract class AbstractFeedSource implements FeedSource {
                         reads.add(read);
                         arrays.add(type[i] != ValueType.STRING);
                     }
-                    reads.add(new byte[][] {PTTL, key});
-                    arrays.add(false);
-                    if (withExpireTime) {
-                        reads.add(new byte[][] {PEXPIRETIME, key});
+                    if (expireAt[i] != -1) {
+                        reads.add(new byte[][] {PTTL, key});
                         arrays.add(false);
                     }
                 }
@@ -136,14 +155,13 @@ abstract class AbstractFeedSource implements FeedSource {
                     }
                     CompletableFuture<?> value = valueRead(type[i], keys.get(i)) == null
                             ? CompletableFuture.completedFuture(List.of()) : replies[r++];
-                    CompletableFuture<?> pttl = replies[r++];
-                    CompletableFuture<?> at = withExpireTime ? replies[r++] : null;
-                    out.add(snapshotOf(keys.get(i), type[i], value, pttl, at, attempt));
+                    CompletableFuture<?> pttl = expireAt[i] == -1 ? NO_TTL : replies[r++];
+                    out.add(snapshotOf(keys.get(i), type[i], value, pttl, expireAt[i], attempt));
                 }
                 return CompletableFuture.allOf(out.toArray(new CompletableFuture<?>[0])).thenApply(x -> {
                     List<Optional<KeySnapshot>> l = new ArrayList<>(n);
-                    for (CompletableFuture<Optional<KeySnapshot>> f : out) {
-                        l.add(f.join());
+                    for (CompletableFuture<Optional<KeySnapshot>> o : out) {
+                        l.add(o.join());
                     }
                     return l;
                 });
@@ -151,9 +169,14 @@ abstract class AbstractFeedSource implements FeedSource {
         });
     }
 
-    /** One key's snapshot from its completed replies; a WRONGTYPE value read (type changed) reads it again. */
+    private static final CompletableFuture<Object> NO_TTL = CompletableFuture.completedFuture(-1L);
+
+    /**
+     * One key's snapshot from its completed replies ({@code expireAt}: PEXPIRETIME's, or {@link #ASK_PTTL}); a
+     * WRONGTYPE value read (type changed) reads it again.
+     */
     private CompletableFuture<Optional<KeySnapshot>> snapshotOf(byte[] key, ValueType type, CompletableFuture<?> value,
-            CompletableFuture<?> pttl, CompletableFuture<?> at, int attempt) {
+            CompletableFuture<?> pttl, long expireAt, int attempt) {
         Throwable err = failure(value);
         if (err == null) {
             err = failure(pttl);
@@ -168,17 +191,10 @@ abstract class AbstractFeedSource implements FeedSource {
             }
             return CompletableFuture.failedFuture(err);
         }
-        long exp = -1;
-        if (at != null) {
-            if (failure(at) != null) {
-                pexpiretime = false;
-            } else if (at.join() instanceof Long l) {
-                exp = l;
-            }
-        }
-        Optional<KeySnapshot> snap = toSnapshot(key, type, value.join(), (Long) pttl.join());
-        long expireAt = exp;
-        return CompletableFuture.completedFuture(snap.map(x -> expireAt < 0 ? x
+        long ttl = (Long) pttl.join();
+        Optional<KeySnapshot> snap = toSnapshot(key, type, value.join(), ttl);
+        // the expiry time only with a TTL that PTTL saw too (a PERSIST in between drops it)
+        return CompletableFuture.completedFuture(snap.map(x -> expireAt < 0 || ttl < 0 ? x
                 : new KeySnapshot(x.key(), x.type(), x.value(), x.ttlMillis(), expireAt)));
     }
 
