@@ -16,7 +16,7 @@ import java.util.function.Supplier;
  * The built-in {@link Rebuild}: walks every prefix with {@code SCAN MATCH <escaped prefix>*} (one walk of the
  * whole keyspace when there are no prefixes), keeps the keys of the rebuilt shards, reads each key's type,
  * value and TTL ({@link FeedSource#snapshots}: a page of keys in two pipelined round trips, while the next page
- * is scanned) and delivers them as {@link Op#SNAPSHOT} entries. Then, when it knows which keys the handler holds ({@link #sweeping}), it delivers
+ * is scanned and the previous one delivered) and delivers them as {@link Op#SNAPSHOT} entries. Then, when it knows which keys the handler holds ({@link #sweeping}), it delivers
  * a {@link Op#VANISHED} entry for each held key of the rebuilt shards and prefixes that the scan did not find
  * (mark and sweep). Immutable and thread-safe.
  *
@@ -67,8 +67,10 @@ public final class ScanRebuild<K, V> implements Rebuild<K, V> {
         Set<ByteBuffer> seen = new HashSet<>();
         List<Change<K, V>> out = new ArrayList<>(batchSize);
         for (byte[] pattern : ctx.scanPatterns()) {
-            // the next SCAN page is read while this page's keys are read and delivered
+            // pipelined: page N+1 is scanned while page N's keys are read, and page N's keys are read while page
+            // N-1's are delivered
             CompletableFuture<ScanPage> next = ctx.source().scan("0", pattern, scanCount).toCompletableFuture();
+            CompletableFuture<List<Optional<KeySnapshot>>> reading = null;
             ScanPage page;
             do {
                 if (ctx.stopping()) {
@@ -84,16 +86,14 @@ public final class ScanRebuild<K, V> implements Rebuild<K, V> {
                         wanted.add(k);
                     }
                 }
-                for (Optional<KeySnapshot> snap : await(ctx.source().snapshots(wanted).toCompletableFuture())) {
-                    if (snap.isPresent() && seen.add(ByteBuffer.wrap(snap.get().key()))) {
-                        out.add(ctx.snapshotEntry(snap.get()));
-                        if (out.size() >= batchSize) {
-                            ctx.deliver(out);
-                            out.clear();
-                        }
-                    }
+                CompletableFuture<List<Optional<KeySnapshot>>> read = ctx.source().snapshots(wanted)
+                        .toCompletableFuture();
+                if (reading != null) {
+                    collect(ctx, await(reading), seen, out);
                 }
+                reading = read;
             } while (!page.last());
+            collect(ctx, await(reading), seen, out);
         }
         if (heldKeys != null) {
             for (K k : heldKeys.get()) {
@@ -110,6 +110,20 @@ public final class ScanRebuild<K, V> implements Rebuild<K, V> {
             }
         }
         ctx.deliver(out);
+    }
+
+    /** Adds the snapshots of keys not delivered yet to {@code out}, delivering every full batch. */
+    private void collect(RebuildContext<K, V> ctx, List<Optional<KeySnapshot>> snaps, Set<ByteBuffer> seen,
+            List<Change<K, V>> out) throws Exception {
+        for (Optional<KeySnapshot> snap : snaps) {
+            if (snap.isPresent() && seen.add(ByteBuffer.wrap(snap.get().key()))) {
+                out.add(ctx.snapshotEntry(snap.get()));
+                if (out.size() >= batchSize) {
+                    ctx.deliver(out);
+                    out.clear();
+                }
+            }
+        }
     }
 
     private static <T> T await(CompletableFuture<T> f) throws InterruptedException {
