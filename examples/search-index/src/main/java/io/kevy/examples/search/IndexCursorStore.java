@@ -73,10 +73,13 @@ public final class IndexCursorStore implements CursorStore {
         }
     }
 
-    /** Stops the background commits and commits a last time. */
+    /**
+     * Stops the background commits (a commit in progress completes: interrupting a thread inside Lucene closes
+     * its NIO channels, the index's write lock among them) and commits a last time.
+     */
     @Override
     public void close() {
-        committer.shutdownNow();
+        committer.shutdown();
         try {
             committer.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
