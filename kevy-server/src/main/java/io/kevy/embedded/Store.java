@@ -347,11 +347,7 @@ public final class Store implements AutoCloseable {
         if (r instanceof FeedRead.Batch b) {
             List<Change> changes = new ArrayList<>(b.frames().size());
             for (FeedFrame f : b.frames()) {
-                byte[][] argv = new byte[f.argv().length][];
-                for (int i = 0; i < argv.length; i++) {
-                    argv[i] = f.argv()[i].clone();
-                }
-                changes.add(new Change(f.offset(), argv));
+                changes.add(new Change(f.offset(), f.argv()));   // decoded into new arrays: the caller's own
             }
             return new ChangeBatch(changes, new FeedCursor(b.generation(), b.next()));
         }

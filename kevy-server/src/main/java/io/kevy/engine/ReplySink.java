@@ -62,4 +62,39 @@ public interface ReplySink {
             bulk(b);
         }
     }
+
+    /**
+     * One complete reply already encoded as RESP2, made only of array headers {@code *<n>}, integers
+     * {@code :<v>} and bulk strings {@code $<len>} (the feed backlog's frames): {@code b[off..off+len)}.
+     * The default decodes it into {@link #array}, {@link #integer} and {@link #bulk(byte[], int, int)} calls;
+     * a sink that writes RESP2 copies the bytes as they are.
+     */
+    default void encoded(byte[] b, int off, int len) {
+        int p = off;
+        int end = off + len;
+        while (p < end) {
+            byte type = b[p++];
+            boolean negative = b[p] == '-';
+            if (negative) {
+                p++;
+            }
+            long v = 0;
+            while (b[p] != '\r') {
+                v = v * 10 + (b[p++] - '0');
+            }
+            p += 2;
+            if (negative) {
+                v = -v;
+            }
+            switch (type) {
+                case '*' -> array((int) v);
+                case ':' -> integer(v);
+                case '$' -> {
+                    bulk(b, p, (int) v);
+                    p += (int) v + 2;
+                }
+                default -> throw new IllegalArgumentException("not an array, integer or bulk string: " + (char) type);
+            }
+        }
+    }
 }

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code limit}) and the PREFIX filter, and moves the cursor over every frame it scans, delivered or
  * filtered out.
  *
- * <p>{@link #step()} checks the cursor (§4 step 4), copies up to the remaining budget of frame references
+ * <p>{@link #step()} checks the cursor (§4 step 4), copies the encoded bytes of up to the remaining budget of frames
  * under the shard's lock, then filters outside it. It returns a {@link Result}, or null when nothing was
  * deliverable and the scan reached the tail with budget left: a non-blocking caller answers {@link #idle()};
  * a blocking caller {@linkplain #park parks} and steps again when woken, so frames filtered out while it
@@ -79,28 +79,37 @@ public final class FeedRead {
      * @return the result, or null when nothing was deliverable, the tail was reached and budget is left
      */
     public Result step() {
-        FeedBacklog.Snapshot s = backlog.snapshot(generation, cursor, budget);
-        switch (s.status()) {
-            case RESYNC:
-                return new Resync(s.generation(), s.next());
-            case AHEAD:
-                return Ahead.INSTANCE;
-            default:
-                break;
-        }
-        byte[][][] frames = s.frames();
-        List<FeedFrame> out = new ArrayList<>(filter.isAll() ? frames.length : 4);
-        for (int i = 0; i < frames.length; i++) {
-            if (filter.accepts(frames[i])) {
-                out.add(new FeedFrame(cursor + i, frames[i]));
+        while (true) {
+            FeedBacklog.Snapshot s = backlog.snapshot(generation, cursor, budget);
+            switch (s.status()) {
+                case RESYNC:
+                    return new Resync(s.generation(), s.next());
+                case AHEAD:
+                    return Ahead.INSTANCE;
+                default:
+                    break;
             }
+            int n = s.count();
+            byte[] data = s.data();
+            int[] ends = s.ends();
+            List<FeedFrame> out = new ArrayList<>(filter.isAll() ? n : 4);
+            int from = 0;
+            for (int i = 0; i < n; i++) {
+                if (filter.accepts(data, from)) {
+                    out.add(new FeedFrame(cursor + i, data, from, ends[i]));
+                }
+                from = ends[i];
+            }
+            cursor += n;
+            budget -= n;
+            if (!out.isEmpty() || budget == 0) {
+                return new Batch(generation, cursor, out);
+            }
+            if (cursor == s.next()) {
+                return null;
+            }
+            // the copy stopped at FeedBacklog.MAX_COPY bytes before the tail: scan on
         }
-        cursor += frames.length;
-        budget -= frames.length;
-        if (!out.isEmpty() || budget == 0) {
-            return new Batch(generation, cursor, out);
-        }
-        return null;
     }
 
     /** The answer when nothing was deliverable: no frames, and the cursor as far as it got. */

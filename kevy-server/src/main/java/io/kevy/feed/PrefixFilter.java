@@ -2,6 +2,7 @@ package io.kevy.feed;
 
 import io.kevy.engine.Bytes;
 import io.kevy.engine.FrameKeys;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -52,6 +53,25 @@ public final class PrefixFilter {
         byte[] key = frame[1];
         for (byte[] p : prefixes) {
             if (Bytes.startsWith(key, p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** As {@link #accepts(byte[][])} for the frame encoded at {@code data[start..]} (the backlog's form). */
+    boolean accepts(byte[] data, int start) {
+        if (prefixes.length == 0) {
+            return true;
+        }
+        long key = EncodedFrame.singleKey(data, start);
+        if (key < 0) {
+            return true;
+        }
+        int from = (int) (key >>> 32);
+        int len = (int) key;
+        for (byte[] p : prefixes) {
+            if (p.length <= len && Arrays.equals(data, from, from + p.length, p, 0, p.length)) {
                 return true;
             }
         }

@@ -123,6 +123,12 @@ public final class RespWriter implements ReplySink {
         header(out(), ARRAY_HEADERS, '*', n);
     }
 
+    /** Copies the reply as it is: it is RESP2 already. */
+    @Override
+    public void encoded(byte[] bytes, int off, int len) {
+        out().writeBytes(bytes, off, len);
+    }
+
     /** Appends already-encoded RESP bytes (a reply produced elsewhere). */
     public void raw(ByteBuf encoded) {
         out().writeBytes(encoded);
