@@ -4,14 +4,27 @@
 # Checks: the restore drill of feed contract §10 (snapshot + frames from its cursor = the exact state),
 # kill -9 under load with appendfsync always (every acknowledged write present, generation changed),
 # a clean SIGTERM restart under load (generation and offset kept; a lagging reader continues without
-# FEEDRESYNC and sees every frame exactly once), and a torn AOF tail (truncated with a log line).
+# FEEDRESYNC and sees every frame exactly once), a torn AOF tail (truncated with a log line), and kill -9 during
+# AOF rewrites (BGREWRITEAOF and by growth; killed while a rewrite runs, right after BGREWRITEAOF is acknowledged,
+# while an .next file exists, or at a random moment): every acknowledged INCR and SET present, no corrupt-record
+# log line at boot, no stale .next/.tmp file after it.
 #
-# Usage: bench/diskgate.sh [REPETITIONS=20] [SEED]
+# Usage: bench/diskgate.sh [--runs KILLS=10] [REPETITIONS=20] [SEED]
+#   --runs: the kills of kill-9-during-aof-rewrite; REPETITIONS: the kills of kill-9-appendfsync-always.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-reps="${1:-20}"
-seed="${2:-$(date +%s%N)}"
+runs=10
+positional=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --runs) runs="$2"; shift 2 ;;
+    --runs=*) runs="${1#--runs=}"; shift ;;
+    *) positional+=("$1"); shift ;;
+  esac
+done
+reps="${positional[0]:-20}"
+seed="${positional[1]:-$(date +%s%N)}"
 
 echo "diskgate: building (tests compiled, not run)..." >&2
 ./mvnw -q -B -pl kevy-server -am install -DskipTests -DskipITs >/dev/null
@@ -21,4 +34,4 @@ CP="$ROOT/kevy-server/target/test-classes:$ROOT/kevy-server/target/classes:$(cat
 rm -f "$cp_file"
 
 echo "machine: $(nproc) cores, $(java -version 2>&1 | head -1), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-exec java -cp "$CP" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn io.kevy.persist.DiskGate "$reps" "$seed"
+exec java -cp "$CP" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn io.kevy.persist.DiskGate "$reps" "$seed" "$runs"

@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 /**
  * The durability gates of issue 5, run against kevy-server child processes: the restore drill of feed contract
  * §10, kill -9 under load with appendfsync always, a clean SIGTERM restart under load with a lagging feed
- * reader, and a torn AOF tail. Each check returns one line, {@code PASS|FAIL <name> <figures>}.
+ * reader, a torn AOF tail, and kill -9 at moments of AOF rewrites. Each check returns one line, {@code PASS|FAIL <name> <figures>}.
  *
  * <p>{@code bench/diskgate.sh} runs {@link #main} with the full repetitions; {@code DiskGateIT} runs the same
  * checks with fewer in CI.
@@ -49,11 +49,12 @@ public final class DiskGate {
     public static void main(String[] args) throws Exception {
         int reps = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         long seed = args.length > 1 ? Long.parseLong(args[1]) : System.nanoTime();
+        int rewriteKills = args.length > 2 ? Integer.parseInt(args[2]) : 10;
         Path work = Files.createTempDirectory("kevy-diskgate");
         System.out.println("diskgate seed=" + seed + " work=" + work);
         DiskGate g = new DiskGate(work, seed);
         List<Result> results = List.of(g.restoreDrill(), g.killNineAlways(reps), g.cleanRestartUnderLoad(),
-                g.tornTail());
+                g.tornTail(), g.killDuringRewrite(rewriteKills));
         boolean ok = true;
         for (Result r : results) {
             System.out.println(r);
@@ -384,6 +385,244 @@ public final class DiskGate {
             return new Result("torn-aof-tail", intact && logged, "torn_bytes=" + torn.length + " truncation_logged="
                     + logged + " keys_intact=" + intact);
         }
+    }
+
+    /** What the gate knows of one key written during {@link #killDuringRewrite}: the least and most it may hold. */
+    private static final class Bounds {
+        long acked = -1;
+        long sent = -1;
+    }
+
+    /**
+     * Issue 5's rewrite clause: kill -9 during AOF rewrites (BGREWRITEAOF and by growth) with appendfsync always,
+     * {@code kills} times on one data dir. Two writers INCR counters and SET keys to increasing sequence numbers
+     * and record every acknowledged reply; each run kills at a seeded moment: while INFO reports
+     * {@code aof_rewrite_in_progress:1}, right after BGREWRITEAOF is acknowledged, while an {@code .next} file is
+     * in the dir, or after a random delay (rewrites by growth). Every restart must boot without a corrupt-record
+     * or failed-frame log line and with no {@code .next}/{@code .tmp} file left in the dir; every counter must be
+     * at least its acknowledged value and at most the number of INCRs sent; every acknowledged SET must read its
+     * value or a later one sent.
+     */
+    public Result killDuringRewrite(int kills) throws Exception {
+        Path d = fresh("rewrite-kill9");
+        Path config = work.resolve("rewrite-kill9-" + System.nanoTime() + ".toml");
+        Files.writeString(config, "[persistence]\nauto_aof_rewrite_percentage = 25\n"
+                + "auto_aof_rewrite_min_size = \"16kb\"\n");
+        String[] args = {"--config", config.toString(), "--feed", "--shards", Integer.toString(SHARDS),
+                "--appendfsync", "always"};
+        int writers = 2;
+        int counters = 16;
+        int setKeys = 500;
+        Bounds[][] ctr = new Bounds[writers][counters];
+        Bounds[][] set = new Bounds[writers][setKeys];
+        for (int w = 0; w < writers; w++) {
+            for (int j = 0; j < counters; j++) {
+                ctr[w][j] = new Bounds();
+                ctr[w][j].acked = 0;
+                ctr[w][j].sent = 0;
+            }
+            for (int j = 0; j < setKeys; j++) {
+                set[w][j] = new Bounds();
+            }
+        }
+        long[] nextSeq = new long[writers];
+        int[] modes = new int[4];
+        List<Integer> order = new ArrayList<>();
+        long ackedWrites = 0;
+        long truncations = 0;
+        long bootMsMax = 0;
+        int passed = 0;
+        String failure = "";
+        long logFrom = 0;
+        for (int run = 0; run <= kills; run++) {
+            long b0 = System.nanoTime();
+            ServerProcess s;
+            try {
+                s = ServerProcess.start(d, args);
+            } catch (IllegalStateException e) {
+                failure = "run " + run + ": boot failed: " + e.getMessage().replace('\n', ' ');
+                break;
+            }
+            try (s) {
+                bootMsMax = Math.max(bootMsMax, (System.nanoTime() - b0) / 1_000_000);
+                String bootLog = s.log().substring((int) logFrom);
+                logFrom += bootLog.length();
+                truncations += bootLog.lines().filter(l -> l.contains(" truncated ")).count();
+                String problem = bootProblem(bootLog, d);
+                try (RawClient c = s.raw()) {
+                    if (problem == null) {
+                        problem = verify(c, ctr, set);
+                    }
+                    if (problem == null && run == 0) {
+                        preload(c);
+                    }
+                }
+                if (problem != null) {
+                    failure = "run " + run + ": " + problem;
+                    break;
+                }
+                if (run > 0) {
+                    passed++;
+                }
+                if (run == kills) {
+                    s.term();
+                    break;
+                }
+                AtomicBoolean stop = new AtomicBoolean();
+                List<Thread> threads = new ArrayList<>();
+                AtomicLong acks = new AtomicLong();
+                for (int w = 0; w < writers; w++) {
+                    int me = w;
+                    long seed = rnd.nextLong();
+                    Thread t = new Thread(() -> write(s, me, new Random(seed), ctr[me], set[me], nextSeq, stop, acks));
+                    t.start();
+                    threads.add(t);
+                }
+                Thread.sleep(100 + rnd.nextInt(300));
+                if (order.isEmpty()) { // every moment once per four kills, in a seeded order
+                    order.addAll(List.of(0, 1, 2, 3));
+                    java.util.Collections.shuffle(order, rnd);
+                }
+                int mode = order.remove(order.size() - 1);
+                modes[mode] += killAt(s, d, mode) ? 1 : 0;
+                s.kill9();
+                stop.set(true);
+                for (Thread t : threads) {
+                    t.join();
+                }
+                ackedWrites += acks.get();
+                logFrom = Files.size(d.resolve("server.log"));
+            }
+        }
+        long growthRewrites;
+        try (Stream<String> lines = Files.lines(d.resolve("server.log"))) {
+            growthRewrites = lines.filter(l -> l.contains("): rewriting")).count();
+        }
+        return new Result("kill-9-during-aof-rewrite", passed == kills, "kills=" + passed + "/" + kills
+                + " in_rewrite=" + modes[0] + " after_bgrewriteaof_ack=" + modes[1] + " with_next_file=" + modes[2]
+                + " random_moment=" + modes[3] + " rewrites_by_growth=" + growthRewrites + " acknowledged_writes=" + ackedWrites + " torn_tails_truncated="
+                + truncations + " boot_ms_max=" + bootMsMax + (failure.isEmpty() ? "" : " first_failure=" + failure));
+    }
+
+    /** 20 000 keys of 100 bytes, so that a rewrite's snapshot takes long enough to be caught in progress. */
+    private static void preload(RawClient c) {
+        String pad = "p".repeat(100);
+        for (int batch = 0; batch < 20; batch++) {
+            String[] argv = new String[1 + 2 * 1000];
+            argv[0] = "MSET";
+            for (int i = 0; i < 1000; i++) {
+                argv[1 + 2 * i] = "pad:" + (batch * 1000 + i);
+                argv[2 + 2 * i] = pad;
+            }
+            require(c.call(argv), "+OK\r\n");
+        }
+    }
+
+    /** One writer's loop: INCR or SET (to its next sequence number) on its own keys, bounds recorded. */
+    private static void write(ServerProcess s, int w, Random r, Bounds[] ctr, Bounds[] set, long[] nextSeq,
+                              AtomicBoolean stop, AtomicLong acks) {
+        try (RawClient c = s.raw()) {
+            while (!stop.get()) {
+                if (r.nextInt(3) == 0) {
+                    int j = r.nextInt(ctr.length);
+                    ctr[j].sent++;
+                    String reply = c.call("INCR", "ctr:" + w + ":" + j);
+                    if (reply.startsWith(":")) {
+                        ctr[j].acked = Long.parseLong(reply.substring(1).trim());
+                        acks.incrementAndGet();
+                    }
+                } else {
+                    int j = r.nextInt(set.length);
+                    long seq = ++nextSeq[w];
+                    set[j].sent = seq;
+                    if (c.call("SET", "set:" + w + ":" + j, Long.toString(seq)).equals("+OK\r\n")) {
+                        set[j].acked = seq;
+                        acks.incrementAndGet();
+                    }
+                }
+            }
+        } catch (RuntimeException closed) {
+            // the server was killed mid-command: that write is not acknowledged
+        }
+    }
+
+    /**
+     * Kills at the moment {@code mode} names (0: a rewrite in progress, 1: BGREWRITEAOF just acknowledged, 2: an
+     * {@code .next} file in the dir, 3: now); returns whether that moment was reached (otherwise it kills anyway,
+     * after about 3 s of trying).
+     */
+    private boolean killAt(ServerProcess s, Path d, int mode) throws IOException {
+        if (mode == 3) {
+            return true;
+        }
+        long deadline = System.nanoTime() + 3_000_000_000L;
+        try (RawClient c = s.raw()) {
+            while (System.nanoTime() < deadline) {
+                String r = c.call("BGREWRITEAOF");
+                if (mode == 1 && r.startsWith("+Background append only file rewriting started")) {
+                    return true;
+                }
+                for (int poll = 0; poll < 200; poll++) {
+                    if (mode == 0 && c.call("INFO", "persistence").contains("aof_rewrite_in_progress:1")) {
+                        return true;
+                    }
+                    if (mode == 2 && hasNextFile(d)) {
+                        return true;
+                    }
+                    if (mode == 1) {
+                        break;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasNextFile(Path d) throws IOException {
+        try (Stream<Path> files = Files.list(d)) {
+            return files.anyMatch(p -> p.getFileName().toString().endsWith(".next"));
+        }
+    }
+
+    /** A corrupt record, a frame that failed to apply, an error, or a stale rewrite/tmp file after a boot. */
+    private static String bootProblem(String bootLog, Path d) throws IOException {
+        for (String line : bootLog.lines().toList()) {
+            String l = line.toLowerCase(java.util.Locale.ROOT);
+            if (l.contains("corrupt") || l.contains("failed to apply") || l.contains(" error ")) {
+                return "boot logged: " + line;
+            }
+        }
+        try (Stream<Path> files = Files.list(d)) {
+            List<String> stale = files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".next") || n.contains(".tmp")).toList();
+            return stale.isEmpty() ? null : "stale files after boot: " + stale;
+        }
+    }
+
+    /** Checks every key against its bounds, then narrows the bounds to what the restarted server holds. */
+    private static String verify(RawClient c, Bounds[][] ctr, Bounds[][] set) {
+        String problem = null;
+        for (int w = 0; w < ctr.length; w++) {
+            for (int j = 0; j < ctr[w].length; j++) {
+                problem = check(c, "ctr:" + w + ":" + j, ctr[w][j], 0, problem);
+            }
+            for (int j = 0; j < set[w].length; j++) {
+                problem = check(c, "set:" + w + ":" + j, set[w][j], -1, problem);
+            }
+        }
+        return problem;
+    }
+
+    private static String check(RawClient c, String key, Bounds b, long absent, String problem) {
+        String reply = c.call("GET", key);
+        long v = reply.startsWith("$-1") ? absent : Long.parseLong(reply.substring(reply.indexOf("\r\n") + 2).trim());
+        if (problem == null && (v < b.acked || v > b.sent)) {
+            problem = key + " is " + (v == absent && reply.startsWith("$-1") ? "missing" : Long.toString(v))
+                    + ", acknowledged " + b.acked + ", sent up to " + b.sent;
+        }
+        b.acked = v;
+        b.sent = v;
+        return problem;
     }
 
     private static String firstDifference(Map<String, String> a, Map<String, String> b) {

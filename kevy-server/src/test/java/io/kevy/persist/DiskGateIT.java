@@ -44,4 +44,11 @@ class DiskGateIT {
         System.out.println(r);
         assertThat(r.pass()).as(r.toString()).isTrue();
     }
+
+    @Test
+    void killNineDuringAofRewritesLosesNoAcknowledgedWrite() throws Exception {
+        DiskGate.Result r = gate().killDuringRewrite(4);
+        System.out.println(r);
+        assertThat(r.pass()).as(r.toString()).isTrue();
+    }
 }
