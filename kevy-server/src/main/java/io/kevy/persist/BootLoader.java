@@ -60,6 +60,7 @@ final class BootLoader {
     ShardBoot[] boot() throws IOException {
         Files.createDirectories(dir);
         Redistribution.recover(dir);
+        removeInterruptedWrites();
         int n = engine.shardCount();
         int stored = ShardsMeta.read(dir);
         try {
@@ -355,6 +356,25 @@ final class BootLoader {
         @Override
         public String localAddress() {
             return "";
+        }
+    }
+
+    /**
+     * Deletes the {@code .tmp} files of our durable replacements (tmp + fsync + rename) that a crash left before
+     * their rename, e.g. {@code aof-{i}.aof.next.tmp} of a rewrite killed while creating its new file. Such a
+     * file is never read (only its rename commits it), so removing it changes no state.
+     */
+    private void removeInterruptedWrites() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                boolean ours = name.startsWith("aof-") || name.startsWith("dump-") || name.startsWith("feed-")
+                        || name.startsWith(ShardsMeta.FILE);
+                if (ours && name.endsWith(".tmp") && Files.isRegularFile(f)) {
+                    log.info("removing {}: a file write interrupted before its rename", f);
+                    Files.delete(f);
+                }
+            }
         }
     }
 

@@ -168,6 +168,27 @@ class PersistenceIT {
     }
 
     @Test
+    void bootRemovesTmpFilesOfWritesInterruptedBeforeTheirRename() throws Exception {
+        KevyServer s = start();
+        write(s, 10);
+        s.persistence().aof().syncNow();
+        s.abort();
+        // what kill -9 leaves inside AofWriter.createFile (a rewrite's .next) and SnapshotWriter.write
+        Path nextTmp = dir.resolve(AofWriter.nextPath(dir, 0).getFileName() + ".tmp");
+        Path dumpTmp = dir.resolve(SnapshotFormat.path(dir, 1).getFileName() + ".tmp");
+        Path foreign = dir.resolve("notes.tmp");
+        Files.write(nextTmp, new byte[] {1, 2, 3});
+        Files.write(dumpTmp, new byte[] {4, 5});
+        Files.write(foreign, new byte[] {6});
+        try (KevyServer s2 = start()) {
+            assertData(s2, 10);
+        }
+        assertThat(nextTmp).doesNotExist();
+        assertThat(dumpTmp).doesNotExist();
+        assertThat(foreign).as("a file that is not ours is left alone").exists();
+    }
+
+    @Test
     void tornLastRecordIsTruncated() throws Exception {
         KevyServer s = start();
         write(s, 10);
