@@ -407,7 +407,7 @@ public final class DiskGate {
         Path d = fresh("rewrite-kill9");
         Path config = work.resolve("rewrite-kill9-" + System.nanoTime() + ".toml");
         Files.writeString(config, "[persistence]\nauto_aof_rewrite_percentage = 25\n"
-                + "auto_aof_rewrite_min_size = \"16kb\"\n");
+                + "auto_aof_rewrite_min_size = \"4kb\"\n");
         String[] args = {"--config", config.toString(), "--feed", "--shards", Integer.toString(SHARDS),
                 "--appendfsync", "always"};
         int writers = 2;
@@ -548,11 +548,12 @@ public final class DiskGate {
 
     /**
      * Kills at the moment {@code mode} names (0: a rewrite in progress, 1: BGREWRITEAOF just acknowledged, 2: an
-     * {@code .next} file in the dir, 3: now); returns whether that moment was reached (otherwise it kills anyway,
+     * {@code .next} file in the dir, 3: after a random delay of up to 1.5 s); returns whether that moment was reached (otherwise it kills anyway,
      * after about 3 s of trying).
      */
-    private boolean killAt(ServerProcess s, Path d, int mode) throws IOException {
+    private boolean killAt(ServerProcess s, Path d, int mode) throws IOException, InterruptedException {
         if (mode == 3) {
+            Thread.sleep(rnd.nextInt(1500)); // long enough for the once-a-second growth trigger to fire sometimes
             return true;
         }
         long deadline = System.nanoTime() + 3_000_000_000L;
