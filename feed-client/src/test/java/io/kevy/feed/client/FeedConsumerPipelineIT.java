@@ -2,12 +2,12 @@ package io.kevy.feed.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kevy.feed.client.support.ForwardingFeedSource;
 import io.kevy.feed.client.support.Servers;
 import io.kevy.testing.TestServer;
 import io.lettuce.core.codec.StringCodec;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -23,58 +23,17 @@ import org.junit.jupiter.api.Test;
  */
 class FeedConsumerPipelineIT {
     /** Delegates to a real source and records the cursor of every read. */
-    static final class ObservedSource implements FeedSource {
-        final FeedSource inner;
+    static final class ObservedSource extends ForwardingFeedSource {
         final Set<Cursor> readsFrom = ConcurrentHashMap.newKeySet();
 
         ObservedSource(FeedSource inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         @Override
         public CompletionStage<FrameBatch> read(Cursor from, int count, List<byte[]> prefixes, Duration block) {
             readsFrom.add(from);
             return inner.read(from, count, prefixes, block);
-        }
-
-        @Override
-        public String authority() {
-            return inner.authority();
-        }
-
-        @Override
-        public CompletionStage<Integer> shards() {
-            return inner.shards();
-        }
-
-        @Override
-        public CompletionStage<Cursor> tail(int shard) {
-            return inner.tail(shard);
-        }
-
-        @Override
-        public CompletionStage<ScanPage> scan(String cursor, byte[] match, int count) {
-            return inner.scan(cursor, match, count);
-        }
-
-        @Override
-        public CompletionStage<Optional<KeySnapshot>> snapshot(byte[] key) {
-            return inner.snapshot(key);
-        }
-
-        @Override
-        public CompletionStage<byte[]> get(byte[] key) {
-            return inner.get(key);
-        }
-
-        @Override
-        public CompletionStage<Void> set(byte[] key, byte[] value) {
-            return inner.set(key, value);
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 

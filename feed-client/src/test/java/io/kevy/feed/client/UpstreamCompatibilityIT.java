@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kevy.feed.client.support.Dump;
 import io.kevy.feed.client.support.NoBlockProxy;
+import io.kevy.feed.client.support.ForwardingFeedSource;
 import io.kevy.feed.client.support.Servers;
 import io.kevy.feed.client.support.StoreMirror;
 import io.kevy.feed.client.support.Workload;
@@ -11,7 +12,6 @@ import io.kevy.testing.TestServer;
 import io.lettuce.core.codec.StringCodec;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,13 +25,12 @@ import org.junit.jupiter.api.Test;
  */
 class UpstreamCompatibilityIT {
     /** A source that rejects BLOCK like upstream and counts reads. */
-    static final class NoBlockSource implements FeedSource {
-        final FeedSource inner;
+    static final class NoBlockSource extends ForwardingFeedSource {
         final AtomicInteger blockReads = new AtomicInteger();
         final AtomicInteger reads = new AtomicInteger();
 
         NoBlockSource(FeedSource inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         @Override
@@ -42,46 +41,6 @@ class UpstreamCompatibilityIT {
                 return CompletableFuture.failedFuture(ServerErrors.fromReply("-ERR syntax error"));
             }
             return inner.read(from, count, prefixes, null);
-        }
-
-        @Override
-        public String authority() {
-            return inner.authority();
-        }
-
-        @Override
-        public CompletionStage<Integer> shards() {
-            return inner.shards();
-        }
-
-        @Override
-        public CompletionStage<Cursor> tail(int shard) {
-            return inner.tail(shard);
-        }
-
-        @Override
-        public CompletionStage<ScanPage> scan(String cursor, byte[] match, int count) {
-            return inner.scan(cursor, match, count);
-        }
-
-        @Override
-        public CompletionStage<Optional<KeySnapshot>> snapshot(byte[] key) {
-            return inner.snapshot(key);
-        }
-
-        @Override
-        public CompletionStage<byte[]> get(byte[] key) {
-            return inner.get(key);
-        }
-
-        @Override
-        public CompletionStage<Void> set(byte[] key, byte[] value) {
-            return inner.set(key, value);
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 
