@@ -90,15 +90,21 @@ final class Demo implements AutoCloseable {
     private final Writes writes = new Writes();
     private HoldBack hold;
     private final MeterRegistry registry = new SimpleMeterRegistry();
-    private Path work;
-    private boolean tempWork;
+    private volatile Path work;
+    private volatile boolean tempWork;
+    private boolean closed;
 
     Demo(Options options, PrintStream out, boolean tty) {
         this.options = options;
         this.progress = new Progress(out, tty);
     }
 
-    private <T extends AutoCloseable> T keep(T resource) {
+    private synchronized <T extends AutoCloseable> T keep(T resource) throws Exception {
+        if (closed) {
+            // the shutdown hook closed the demo meanwhile: nothing may outlive it
+            resource.close();
+            throw new IllegalStateException("interrupted");
+        }
         resources.add(resource);
         return resource;
     }
@@ -333,9 +339,16 @@ final class Demo implements AutoCloseable {
         return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
-    /** Stops every sink and the server, and deletes a temporary work directory. */
+    /**
+     * Stops every sink and the server, and deletes a temporary work directory. Idempotent; callable from the
+     * shutdown hook while {@link #run} is still running on another thread.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         if (hold != null) {
             hold.off();
         }

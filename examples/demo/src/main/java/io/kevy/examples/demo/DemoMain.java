@@ -5,7 +5,10 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code bin/kevy demo} ({@code java -jar examples/demo/target/kevy-demo.jar}): the end-to-end demo
@@ -26,13 +29,14 @@ public final class DemoMain implements Callable<Integer> {
             + "exists.")
     boolean sample;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "0",
-            description = "Load at most N packages (default: all).")
-    int limit;
+    @Option(names = "--limit", paramLabel = "N",
+            description = "Load at most N packages, at least " + MIN_LIMIT + " (default: all).")
+    Integer limit;
 
-    @Option(names = "--changes", paramLabel = "N", defaultValue = "0",
-            description = "Steps of the change stream (default: 1,000 + half the packages, at most 3,000).")
-    int changes;
+    @Option(names = "--changes", paramLabel = "N",
+            description = "Steps of the change stream, at least 1 (default: 1,000 + half the packages, at most "
+                    + "3,000).")
+    Integer changes;
 
     @Option(names = "--seed", defaultValue = "1",
             description = "Seed of the change stream (default: ${DEFAULT-VALUE}).")
@@ -55,21 +59,84 @@ public final class DemoMain implements Callable<Integer> {
                     + "deleted at the end).")
     Path keep;
 
+    /**
+     * The fewest packages {@code --limit} takes: the resync step (5/6) must overflow a 256 KiB backlog on both
+     * shards within {@link ResyncBurst#MAX_ROUNDS} bursts, so each shard needs packages of its own. Measured on
+     * the sample: 10 packages never overflow it, 20 take 435 of the 500 bursts, 50 take 156, which leaves room for
+     * the packages the change stream removes.
+     */
+    static final int MIN_LIMIT = 50;
+
+    @Spec
+    CommandSpec spec;
+
     private PrintStream out = System.out;
+    private PrintStream err = System.err;
     private boolean tty = System.console() != null;
+    /** The demo while it runs, for the shutdown hook; null before and after. */
+    private volatile Demo running;
+    private volatile boolean interrupted;
 
     /** Runs the demo with {@code args}, printing to {@code out} (plain lines); returns the exit status. */
     static int run(String[] args, PrintStream out, PrintStream err) {
-        DemoMain cmd = new DemoMain();
+        return run(new DemoMain(), args, out, err);
+    }
+
+    /** {@link #run(String[], PrintStream, PrintStream)} with a given command, for a test to interrupt. */
+    static int run(DemoMain cmd, String[] args, PrintStream out, PrintStream err) {
         cmd.out = out;
+        cmd.err = err;
         cmd.tty = false;
-        return new CommandLine(cmd).setOut(new java.io.PrintWriter(out, true))
+        return commandLine(cmd).setOut(new java.io.PrintWriter(out, true))
                 .setErr(new java.io.PrintWriter(err, true)).execute(args);
+    }
+
+    private static CommandLine commandLine(DemoMain cmd) {
+        CommandLine cl = new CommandLine(cmd);
+        cl.setExecutionExceptionHandler((e, line, parsed) -> {
+            if (!cmd.interrupted) {
+                line.getErr().println("kevy demo failed: " + message(e));
+            }
+            return 1;
+        });
+        return cl;
+    }
+
+    /** A failure as one line, without a Java class name where the message says it all. */
+    static String message(Throwable e) {
+        if (e instanceof java.io.UncheckedIOException u && u.getCause() != null) {
+            e = u.getCause();
+        }
+        if (e instanceof java.nio.file.NoSuchFileException f) {
+            return "cannot read " + f.getFile() + ": no such file";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException f) {
+            return "cannot read " + f.getFile() + ": permission denied";
+        }
+        if (e instanceof java.nio.file.FileSystemException f) {
+            return "cannot read " + f.getFile() + (f.getReason() == null ? "" : ": " + f.getReason());
+        }
+        if ((e instanceof IllegalArgumentException || e instanceof IllegalStateException) && e.getMessage() != null) {
+            return e.getMessage();
+        }
+        return String.valueOf(e);
     }
 
     @Override
     public Integer call() throws Exception {
-        Catalog catalog = Catalog.choose(data, sample, limit);
+        if (limit != null && limit < MIN_LIMIT) {
+            throw new ParameterException(spec.commandLine(), "--limit must be at least " + MIN_LIMIT
+                    + " (the resync step needs enough packages), not " + limit);
+        }
+        if (changes != null && changes < 1) {
+            throw new ParameterException(spec.commandLine(), "--changes must be at least 1, not " + changes);
+        }
+        Catalog catalog;
+        try {
+            catalog = Catalog.choose(data, sample, limit == null ? 0 : limit);
+        } catch (java.io.UncheckedIOException | IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), message(e), e);
+        }
         if (webhook != null && webhookSecret == null) {
             byte[] random = new byte[32];
             new java.security.SecureRandom().nextBytes(random);
@@ -78,9 +145,15 @@ public final class DemoMain implements Callable<Integer> {
         }
         out.println("kevy demo: one change feed, three sinks (search index, cache, JSON-lines bridge)"
                 + (kafka != null ? " + a Kafka bridge" : "") + (webhook != null ? " + a webhook bridge" : ""));
-        try (Demo demo = new Demo(new Demo.Options(catalog, changes, seed, keep, keep != null, kafka, webhook,
-                webhookSecret), out, tty)) {
-            DemoReport report = demo.run();
+        try (Demo demo = new Demo(new Demo.Options(catalog, changes == null ? 0 : changes, seed, keep,
+                keep != null, kafka, webhook, webhookSecret), out, tty)) {
+            running = demo;
+            DemoReport report;
+            try {
+                report = demo.run();
+            } finally {
+                running = null;
+            }
             report.print(out);
             if (keep != null) {
                 out.println("Kept in " + demo.work() + " (kevy/ data dir, index/, changes.jsonl, bridge-file.toml)");
@@ -94,14 +167,33 @@ public final class DemoMain implements Callable<Integer> {
         return report.consistent() ? 0 : 1;
     }
 
+    /**
+     * What the shutdown hook does (Ctrl-C, SIGTERM): while the demo runs, stops its sinks and server, deletes its
+     * temporary directory (not a {@code --keep} one) and prints one line saying so. Nothing once it has ended.
+     */
+    /** The demo while it runs, else null. */
+    Demo running() {
+        return running;
+    }
+
+    void interrupt() {
+        Demo demo = running;
+        if (demo == null) {
+            return;
+        }
+        interrupted = true;
+        demo.close();
+        Path work = demo.work();
+        err.println(work == null ? "interrupted" : keep != null ? "interrupted; kept " + work
+                : "interrupted; removed " + work);
+    }
+
     public static void main(String[] args) {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
-        CommandLine cl = new CommandLine(new DemoMain());
-        cl.setExecutionExceptionHandler((e, line, parsed) -> {
-            line.getErr().println("kevy demo failed: " + e);
-            return 1;
-        });
-        System.exit(cl.execute(args));
+        DemoMain cmd = new DemoMain();
+        // on SIGINT the JVM exits with 130 after its hooks have run
+        Runtime.getRuntime().addShutdownHook(new Thread(cmd::interrupt, "kevy-demo-interrupted"));
+        System.exit(commandLine(cmd).execute(args));
     }
 }
