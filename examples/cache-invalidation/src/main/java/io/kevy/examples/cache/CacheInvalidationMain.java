@@ -2,6 +2,7 @@ package io.kevy.examples.cache;
 
 import io.kevy.examples.support.StoppableCommand;
 import io.kevy.feed.client.FeedSource;
+import io.kevy.feed.sidecar.Secrets;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.PrintWriter;
@@ -50,7 +51,7 @@ public final class CacheInvalidationMain extends StoppableCommand {
                  HashService service = HashService.start(new InetSocketAddress(bind, port), route, cache,
                          () -> HashService.health(invalidator, cache))) {
                 out.println("serving http://" + bind + ":" + service.port() + route + "{id} from " + prefix
-                        + "{id} in " + uri + " (GET /health; Ctrl-C stops)");
+                        + "{id} in " + Secrets.maskUri(uri) + " (GET /health; Ctrl-C stops)");
                 out.flush();
                 stop.await();
             }

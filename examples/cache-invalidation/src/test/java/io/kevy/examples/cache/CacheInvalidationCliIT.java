@@ -43,4 +43,22 @@ class CacheInvalidationCliIT {
             assertThat(running.get()).isZero();
         }
     }
+
+    @Test
+    void printsTheUriWithoutItsPassword() throws Exception {
+        try (TestServer server = TestServer.start(c -> c.with(ServerOptions.FEED_ENABLED, true)
+                .with(ServerOptions.REQUIREPASS, "s3cret"))) {
+            CacheInvalidationMain main = new CacheInvalidationMain();
+            StringWriter out = new StringWriter();
+            CommandLine cli = new CommandLine(main).setOut(new PrintWriter(out, true));
+            String uri = "redis://:s3cret@127.0.0.1:" + server.port();
+            CompletableFuture<Integer> running = CompletableFuture.supplyAsync(() ->
+                    cli.execute("--uri", uri, "--port", "0"));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> out.toString().contains("serving"));
+            assertThat(out.toString()).contains(" in redis://:****@127.0.0.1:" + server.port() + " ")
+                    .doesNotContain("s3cret");
+            main.stop.countDown();
+            assertThat(running.get()).isZero();
+        }
+    }
 }

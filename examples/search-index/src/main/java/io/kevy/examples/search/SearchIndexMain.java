@@ -2,6 +2,7 @@ package io.kevy.examples.search;
 
 import io.kevy.examples.support.StoppableCommand;
 import io.kevy.feed.client.FeedSource;
+import io.kevy.feed.sidecar.Secrets;
 import io.kevy.feed.client.StartFrom;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -93,7 +94,7 @@ public final class SearchIndexMain {
                  IndexUpdater updater = new IndexUpdater(index, source, "search-index", prefix, cursors,
                          b -> b.startFrom(StartFrom.REBUILD))) {
                 updater.start();
-                out.printf("indexing %s* of %s into %s: %d documents (Ctrl-C stops)%n", prefix, uri, dir,
+                out.printf("indexing %s* of %s into %s: %d documents (Ctrl-C stops)%n", prefix, Secrets.maskUri(uri), dir,
                         index.count());
                 out.flush();
                 while (!stop.await(1, TimeUnit.SECONDS)) {
