@@ -48,6 +48,10 @@ public final class TailCommand implements Callable<Integer> {
             description = "json: one CloudEvents change envelope per line (default); resp: RESP commands.")
     Format format;
 
+    @Option(names = "--verbose",
+            description = "Also log the consumer's warnings and the stack trace of a failure (default: one line).")
+    boolean verbose;
+
     private PrintStream out = System.out;
     private PrintStream err = System.err;
     private CompletableFuture<Void> stop = new CompletableFuture<>();
@@ -65,6 +69,10 @@ public final class TailCommand implements Callable<Integer> {
     public static void main(String[] args) {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        if (!List.of(args).contains("--verbose")) {
+            // the failure is printed as one line by call(); the consumer's log would add its stack trace
+            System.setProperty("org.slf4j.simpleLogger.log." + FeedConsumer.class.getName(), "off");
+        }
         CompletableFuture<Void> stop = new CompletableFuture<>();
         CompletableFuture<Integer> exit = new CompletableFuture<>();
         Thread hook = new Thread(() -> {
@@ -103,7 +111,7 @@ public final class TailCommand implements Callable<Integer> {
         try {
             source = FeedSource.connect(uri);
         } catch (KevyException e) {
-            err.println("kevy tail: " + e.getMessage());
+            err.println("kevy tail: " + withHint(e.getMessage()));
             return 2;
         }
         ChangeEnvelopes envelopes = ChangeEnvelopes.forSource(source.authority());
@@ -119,10 +127,27 @@ public final class TailCommand implements Callable<Integer> {
             out.flush();
         }
         if (consumer.failure().isPresent()) {
-            err.println("kevy tail: " + consumer.failure().get().getMessage());
+            err.println("kevy tail: " + withHint(consumer.failure().get().getMessage()));
             return 1;
         }
         return 0;
+    }
+
+    /**
+     * {@code message} with what to do when the server has no feed: a kevy-server with the feed off replies
+     * {@code ERR feed disabled (set [feed] enabled = true)} (feed contract), plain Redis knows no FEED.* command.
+     */
+    static String withHint(String message) {
+        if (message == null) {
+            return "failed";
+        }
+        if (message.contains("feed disabled")) {
+            return message + "; start kevy-server with --feed, or set [feed] enabled = true";
+        }
+        if (message.contains("unknown command 'FEED.")) {
+            return message.strip() + " (is this a kevy-server? Redis has no change feed)";
+        }
+        return message;
     }
 
     private void print(Batch<byte[], byte[]> batch, ChangeEnvelopes envelopes) throws IOException {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kevy.feed.client.envelope.ChangeEnvelopes;
 import io.kevy.feed.client.support.Servers;
 import io.kevy.testing.RawClient;
+import io.kevy.testing.RedisOracle;
 import io.kevy.testing.TestServer;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
@@ -138,6 +139,32 @@ class TailCommandIT {
             } finally {
                 p.destroyForcibly();
             }
+        }
+    }
+
+    @Test
+    void withoutAFeedPrintsOneLineAndSaysWhatToDo() throws Exception {
+        try (TestServer featureless = TestServer.start(c -> c); RedisOracle redis = RedisOracle.start()) {
+            assertThat(failure("redis://127.0.0.1:" + featureless.port()))
+                    .isEqualTo("kevy tail: consumer kevy-tail could not start: ERR feed disabled (set [feed] enabled "
+                            + "= true); start kevy-server with --feed, or set [feed] enabled = true\n");
+            assertThat(failure("redis://127.0.0.1:" + redis.port())).startsWith("kevy tail: ")
+                    .endsWith("(is this a kevy-server? Redis has no change feed)\n").hasLineCount(1);
+        }
+    }
+
+    /** What the command prints to stderr, as a process of its own, when it fails (exit status 1). */
+    private static String failure(String uri) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                TailCommand.class.getName(), "--uri", uri).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as(err).isEqualTo(1);
+            return err;
+        } finally {
+            p.destroyForcibly();
         }
     }
 }
