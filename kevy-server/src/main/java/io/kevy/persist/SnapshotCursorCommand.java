@@ -38,7 +38,7 @@ public final class SnapshotCursorCommand implements Callable<Integer> {
                             + SnapshotReader.readHeader(f).version() + ")");
                 }
             } catch (IOException e) {
-                spec.commandLine().getErr().println("snapshot-cursor: " + e.getMessage());
+                spec.commandLine().getErr().println("snapshot-cursor: " + FileErrors.readFailure(e));
                 status = 1;
             }
         }

@@ -63,7 +63,8 @@ class SnapshotsTest {
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(f.toString(), dir.resolve("missing.rdb").toString());
         assertThat(out.toString()).isEqualTo(f + " generation=42 next_offset=99" + System.lineSeparator());
-        assertThat(err.toString()).contains("missing.rdb");
+        assertThat(err.toString()).isEqualTo("snapshot-cursor: cannot read " + dir.resolve("missing.rdb")
+                + ": no such file" + System.lineSeparator());
         assertThat(code).isEqualTo(1);
     }
 }

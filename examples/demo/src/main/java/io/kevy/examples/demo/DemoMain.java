@@ -1,5 +1,6 @@
 package io.kevy.examples.demo;
 
+import io.kevy.persist.FileErrors;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -107,14 +108,8 @@ public final class DemoMain implements Callable<Integer> {
         if (e instanceof java.io.UncheckedIOException u && u.getCause() != null) {
             e = u.getCause();
         }
-        if (e instanceof java.nio.file.NoSuchFileException f) {
-            return "cannot read " + f.getFile() + ": no such file";
-        }
-        if (e instanceof java.nio.file.AccessDeniedException f) {
-            return "cannot read " + f.getFile() + ": permission denied";
-        }
-        if (e instanceof java.nio.file.FileSystemException f) {
-            return "cannot read " + f.getFile() + (f.getReason() == null ? "" : ": " + f.getReason());
+        if (e instanceof java.io.IOException io) {
+            return FileErrors.readFailure(io);
         }
         if ((e instanceof IllegalArgumentException || e instanceof IllegalStateException) && e.getMessage() != null) {
             return e.getMessage();
