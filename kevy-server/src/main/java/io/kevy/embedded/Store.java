@@ -56,7 +56,12 @@ public final class Store implements AutoCloseable {
         this.config = config;
         this.engine = new Engine(EngineConfig.defaults().withShards(1).withHz(config.hz())
                 .withFeed(config.feedConfig()));
-        this.persistence = config.persistence() == null ? null : Persistence.start(engine, config.persistence());
+        try {
+            this.persistence = config.persistence() == null ? null : Persistence.start(engine, config.persistence());
+        } catch (IOException | RuntimeException e) {
+            engine.close();
+            throw e;
+        }
         engine.startCron();
     }
 
@@ -66,6 +71,8 @@ public final class Store implements AutoCloseable {
      * threads and, with a data directory, to write the clean-shutdown marker.
      *
      * @throws UncheckedIOException when the data directory cannot be used (the message names file and reason)
+     * @throws IllegalStateException ({@link io.kevy.persist.DataDirInUseException}) when another store or
+     *         kevy-server holds the data directory's lock ({@code kevy.lock}); the message names dir and pid
      */
     public static Store open(Config config) {
         try {

@@ -60,9 +60,11 @@ public final class Persistence implements Durability, AutoCloseable {
     private final AtomicLong saveKeysProcessed = new AtomicLong();
     private volatile long saveKeysTotal;
     private final long loadedKeys;
+    private final DataDirLock dirLock;
 
-    private Persistence(Engine engine, PersistenceConfig cfg, AofWriter aof, long loadedKeys) {
+    private Persistence(Engine engine, PersistenceConfig cfg, AofWriter aof, long loadedKeys, DataDirLock dirLock) {
         this.engine = engine;
+        this.dirLock = dirLock;
         this.cfg = cfg;
         this.dir = cfg.dir();
         this.aof = aof;
@@ -90,16 +92,22 @@ public final class Persistence implements Durability, AutoCloseable {
      * Boots {@code cfg.dir()} into {@code engine} (loads data, decides generations, refills the feed backlogs
      * of listeners already attached), then starts appending and the save/rewrite schedule.
      *
+     * <p>The directory is locked first ({@code kevy.lock}, held until {@link #shutdown} or {@link #close}), before
+     * any other file in it is read or written.
+     *
+     * @throws DataDirInUseException when another server or store holds the directory's lock
      * @throws IOException naming the file and the reason when the data directory cannot be used
      */
     public static Persistence start(Engine engine, PersistenceConfig cfg) throws IOException {
-        BootLoader.ShardBoot[] boots = new BootLoader(engine, cfg).boot();
-        long keys = 0;
-        for (BootLoader.ShardBoot b : boots) {
-            keys += b.keys();
+        Files.createDirectories(cfg.dir());
+        DataDirLock lock = DataDirLock.acquire(cfg.dir());
+        Persistence p;
+        try {
+            p = boot(engine, cfg, lock);
+        } catch (IOException | RuntimeException | Error e) {
+            lock.close();
+            throw e;
         }
-        AofWriter aof = cfg.aof() ? AofWriter.open(engine, cfg.dir(), cfg.fsync()) : null;
-        Persistence p = new Persistence(engine, cfg, aof, keys);
         for (int i = 0; i < engine.shardCount(); i++) {
             engine.shard(i).addListener(p.generationListener);
         }
@@ -107,6 +115,16 @@ public final class Persistence implements Durability, AutoCloseable {
         engine.registerInfoSection("persistence", p::appendInfo);
         p.background.scheduleWithFixedDelay(p::tick, 1, 1, TimeUnit.SECONDS);
         return p;
+    }
+
+    private static Persistence boot(Engine engine, PersistenceConfig cfg, DataDirLock lock) throws IOException {
+        BootLoader.ShardBoot[] boots = new BootLoader(engine, cfg).boot();
+        long keys = 0;
+        for (BootLoader.ShardBoot b : boots) {
+            keys += b.keys();
+        }
+        AofWriter aof = cfg.aof() ? AofWriter.open(engine, cfg.dir(), cfg.fsync()) : null;
+        return new Persistence(engine, cfg, aof, keys, lock);
     }
 
     public PersistenceConfig config() {
@@ -398,6 +416,14 @@ public final class Persistence implements Durability, AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        try {
+            stopAndMark(save);
+        } finally {
+            dirLock.close();
+        }
+    }
+
+    private void stopAndMark(Boolean save) throws IOException {
         background.shutdown();
         try {
             background.awaitTermination(10, TimeUnit.MINUTES);
@@ -437,8 +463,12 @@ public final class Persistence implements Durability, AutoCloseable {
             return;
         }
         background.shutdownNow();
-        if (aof != null) {
-            aof.close();
+        try {
+            if (aof != null) {
+                aof.close();
+            }
+        } finally {
+            dirLock.close();
         }
     }
 

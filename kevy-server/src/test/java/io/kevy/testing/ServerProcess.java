@@ -70,6 +70,11 @@ public final class ServerProcess implements AutoCloseable {
         return port;
     }
 
+    /** The child's process id. */
+    public long pid() {
+        return process.pid();
+    }
+
     /** A new raw connection. */
     public RawClient raw() {
         return RawClient.connect(port);
