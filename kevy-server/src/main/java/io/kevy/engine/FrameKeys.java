@@ -42,13 +42,24 @@ public final class FrameKeys {
      * PREFIX filter may drop it; false for fail-open frames (DEL with 2+ keys, MSET, RENAME).
      */
     public static boolean isSingleKey(byte[][] frame) {
-        if (frame.length < 2) {
+        return frame.length >= 2 && isSingleKey(frame[0], 0, frame[0].length, frame.length);
+    }
+
+    /**
+     * {@link #isSingleKey(byte[][])} for a frame whose verb is {@code buf[verbFrom, verbFrom + verbLength)} and
+     * which has {@code argc} arguments (the verb included), so a reader of encoded frames applies the same rule.
+     */
+    public static boolean isSingleKey(byte[] buf, int verbFrom, int verbLength, long argc) {
+        if (argc < 2) {
             return false;
         }
-        byte[] verb = frame[0];
-        if (Arrays.equals(verb, Verbs.DEL)) {
-            return frame.length == 2;
+        if (is(buf, verbFrom, verbLength, Verbs.DEL)) {
+            return argc == 2;
         }
-        return !Arrays.equals(verb, Verbs.MSET) && !Arrays.equals(verb, Verbs.RENAME);
+        return !is(buf, verbFrom, verbLength, Verbs.MSET) && !is(buf, verbFrom, verbLength, Verbs.RENAME);
+    }
+
+    private static boolean is(byte[] buf, int from, int length, byte[] word) {
+        return Arrays.equals(buf, from, from + length, word, 0, word.length);
     }
 }

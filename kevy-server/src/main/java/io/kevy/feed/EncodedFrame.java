@@ -1,6 +1,6 @@
 package io.kevy.feed;
 
-import io.kevy.engine.Verbs;
+import io.kevy.engine.FrameKeys;
 import java.util.Arrays;
 
 /**
@@ -59,18 +59,10 @@ final class EncodedFrame {
         }
         int verbLen = (int) number(b, next[0] + 1, next);
         int verb = next[0];
-        if (is(b, verb, verbLen, Verbs.DEL)) {
-            if (argc != 2) {
-                return -1;
-            }
-        } else if (is(b, verb, verbLen, Verbs.MSET) || is(b, verb, verbLen, Verbs.RENAME)) {
+        if (!FrameKeys.isSingleKey(b, verb, verbLen, argc)) {
             return -1;
         }
         int keyLen = (int) number(b, verb + verbLen + 3, next);
         return (long) next[0] << 32 | keyLen;
-    }
-
-    private static boolean is(byte[] b, int from, int len, byte[] word) {
-        return Arrays.equals(b, from, from + len, word, 0, word.length);
     }
 }
