@@ -2,6 +2,7 @@ package io.kevy.feed;
 
 import io.kevy.engine.EffectListener;
 import io.kevy.engine.RedisNumbers;
+import io.kevy.engine.RespFrames;
 import io.kevy.engine.Shard;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -114,11 +115,7 @@ public final class FeedBacklog implements EffectListener {
      * {@code SET k v} at offset 0 is 35 bytes).
      */
     public static long frameSize(long offset, byte[][] argv) {
-        long n = 4 + 1 + RedisNumbers.digits(offset) + 2 + 1 + RedisNumbers.digits(argv.length) + 2;
-        for (byte[] a : argv) {
-            n += 1 + RedisNumbers.digits(a.length) + 2 + a.length + 2;
-        }
-        return n;
+        return 4 + 1 + RedisNumbers.digits(offset) + 2 + RespFrames.encodedSize(argv);
     }
 
     @Override
@@ -201,34 +198,10 @@ public final class FeedBacklog implements EffectListener {
     private static int encode(byte[] b, int p, long offset, byte[][] frame) {
         b[p++] = '*';
         b[p++] = '2';
-        p = crlf(b, p);
+        p = RespFrames.crlf(b, p);
         b[p++] = ':';
-        p = crlf(b, putLong(b, p, offset));
-        b[p++] = '*';
-        p = crlf(b, putLong(b, p, frame.length));
-        for (byte[] a : frame) {
-            b[p++] = '$';
-            p = crlf(b, putLong(b, p, a.length));
-            System.arraycopy(a, 0, b, p, a.length);
-            p = crlf(b, p + a.length);
-        }
-        return p;
-    }
-
-    private static int crlf(byte[] b, int p) {
-        b[p] = '\r';
-        b[p + 1] = '\n';
-        return p + 2;
-    }
-
-    /** Writes non-negative {@code v} in decimal at {@code p}; returns the end position. */
-    private static int putLong(byte[] b, int p, long v) {
-        int end = p + RedisNumbers.digits(v);
-        for (int i = end - 1; i >= p; i--) {
-            b[i] = (byte) ('0' + v % 10);
-            v /= 10;
-        }
-        return end;
+        p = RespFrames.crlf(b, RespFrames.putLong(b, p, offset));
+        return RespFrames.encode(b, p, frame);
     }
 
     /** A frame of the AOF tail read back at boot: refills the backlog like an append (feed contract §5, ours). */

@@ -1,5 +1,6 @@
 package io.kevy.persist;
 
+import io.kevy.engine.RespFrames;
 import java.io.OutputStream;
 import java.util.Arrays;
 
@@ -23,6 +24,16 @@ final class GrowableBytes extends OutputStream {
         ensure(len);
         System.arraycopy(b, off, buf, size, len);
         size += len;
+    }
+
+    /** Appends the RESP encoding of {@code frame} ({@link RespFrames#encode}) in place. */
+    void writeFrame(byte[][] frame) {
+        long n = RespFrames.encodedSize(frame);
+        if (n > Integer.MAX_VALUE - 8 - size) {
+            throw new IllegalArgumentException("frame of " + n + " bytes");
+        }
+        ensure((int) n);
+        size = RespFrames.encode(buf, size, frame);
     }
 
     private void ensure(int more) {

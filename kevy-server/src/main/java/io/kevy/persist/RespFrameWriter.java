@@ -1,6 +1,6 @@
 package io.kevy.persist;
 
-import io.kevy.engine.RedisNumbers;
+import io.kevy.engine.RespFrames;
 import java.io.IOException;
 import java.io.OutputStream;
 
@@ -12,40 +12,21 @@ final class RespFrameWriter {
     private RespFrameWriter() {
     }
 
-    /** Number of bytes {@link #write} produces for {@code frame}. */
-    static int encodedSize(byte[][] frame) {
-        int n = 1 + RedisNumbers.digits(frame.length) + 2;
-        for (byte[] a : frame) {
-            n += 1 + RedisNumbers.digits(a.length) + 2 + a.length + 2;
-        }
-        return n;
-    }
-
-    /** Writes {@code frame} to {@code out}. */
+    /**
+     * Writes {@code frame} to {@code out}: in place into a {@link GrowableBytes} (the AOF's pending buffer),
+     * else through one array of the encoded size (snapshot files, written off the command threads).
+     */
     static void write(byte[][] frame, OutputStream out) throws IOException {
-        out.write('*');
-        writeAscii(out, frame.length);
-        out.write('\r');
-        out.write('\n');
-        for (byte[] a : frame) {
-            out.write('$');
-            writeAscii(out, a.length);
-            out.write('\r');
-            out.write('\n');
-            out.write(a);
-            out.write('\r');
-            out.write('\n');
+        if (out instanceof GrowableBytes g) {
+            g.writeFrame(frame);
+            return;
         }
-    }
-
-    /** Writes the decimal digits of {@code v} (≥ 0) one byte at a time: no String or array per length. */
-    private static void writeAscii(OutputStream out, int v) throws IOException {
-        int p = 1;
-        while (p <= v / 10) {
-            p *= 10;
+        long n = RespFrames.encodedSize(frame);
+        if (n > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("frame of " + n + " bytes");
         }
-        for (; p > 0; p /= 10) {
-            out.write('0' + v / p % 10);
-        }
+        byte[] b = new byte[(int) n];
+        RespFrames.encode(b, 0, frame);
+        out.write(b);
     }
 }
