@@ -289,6 +289,7 @@ public final class AofWriter implements EffectListener, AutoCloseable {
     private volatile boolean forceFsync;
 
     private void run() {
+        long cycled = -1;
         while (running) {
             if (fsync == Fsync.ALWAYS) {
                 if (!wake.getAndSet(false)) {
@@ -297,28 +298,27 @@ public final class AofWriter implements EffectListener, AutoCloseable {
                 }
                 cycle();
             } else {
-                long before = appendSeq.get();
+                if (appendSeq.get() == cycled && waiters.isEmpty() && !forceFsync) {
+                    parkIdle(cycled);
+                }
+                cycled = appendSeq.get();
                 cycle();
-                pace(before);
+                LockSupport.parkNanos(this, CADENCE_NANOS);
+                wake.set(false);
             }
         }
         cycle();
     }
 
     /**
-     * everysec and no: rather than one cycle per signalled frame (each cycle takes every shard lock, and the
-     * command threads would contend with it per write batch), the writer runs at most once per
-     * {@link #CADENCE_NANOS} while frames keep coming, as Redis writes its AOF buffer once per event-loop
-     * turn; with nothing appended since the last cycle it parks until the next append (or the everysec tick).
-     * An append sees {@code idle} or the writer sees the append's sequence (both volatile), so none waits
-     * for the long park.
+     * everysec and no: rather than one cycle per signalled frame (each cycle takes every shard lock and wakes
+     * this thread, which on a small machine preempts a command thread), the writer sleeps
+     * {@link #CADENCE_NANOS} after every cycle, so while frames keep coming it writes them at most once per
+     * cadence, as Redis writes its AOF buffer once per event-loop turn. Only a cadence with no append at all
+     * sends it to the long park (until the next append, or the everysec tick): an append sees {@code idle}
+     * or the writer sees the append's sequence (both volatile), so none waits for the long park.
      */
-    private void pace(long cycledUpTo) {
-        if (appendSeq.get() != cycledUpTo || !waiters.isEmpty() || forceFsync) {
-            LockSupport.parkNanos(this, CADENCE_NANOS);
-            wake.set(false);
-            return;
-        }
+    private void parkIdle(long cycledUpTo) {
         idle = true;
         if (appendSeq.get() == cycledUpTo && !wake.getAndSet(false)) {
             LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(fsync == Fsync.EVERYSEC ? 100 : 250));
