@@ -24,7 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class Shard {
     private final int index;
     private final Engine engine;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final ShardLock lock = new ShardLock();
     private final Keyspace keyspace;
     private final CopyOnWriteArrayList<EffectListener> listeners = new CopyOnWriteArrayList<>();
     private final KeySignals signals;
