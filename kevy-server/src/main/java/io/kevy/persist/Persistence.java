@@ -37,6 +37,8 @@ public final class Persistence implements Durability, AutoCloseable {
     private final PersistenceConfig cfg;
     private final Path dir;
     private final AofWriter aof;
+    /** How long {@link #close()} waits for an interrupted background save to stop, seconds. */
+    private static final long BACKGROUND_STOP_SECONDS = 60;
     private final ScheduledExecutorService background;
     private final AtomicBoolean busy = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -214,7 +216,11 @@ public final class Persistence implements Durability, AutoCloseable {
                 snapshotAll(rewrite);
                 ok = true;
             } catch (IOException | RuntimeException e) {
-                log.error(rewrite ? "BGREWRITEAOF failed" : "BGSAVE failed", e);
+                if (closed.get()) {
+                    log.info("{} stopped: the server is stopping ({})", rewrite ? "BGREWRITEAOF" : "BGSAVE", e.toString());
+                } else {
+                    log.error(rewrite ? "BGREWRITEAOF failed" : "BGSAVE failed", e);
+                }
             } finally {
                 backgroundStartMs = -1;
                 long secs = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
@@ -456,7 +462,10 @@ public final class Persistence implements Durability, AutoCloseable {
         log.info("clean shutdown markers written for {} shards", engine.shardCount());
     }
 
-    /** Stops without a clean-shutdown marker (as after a crash the next boot starts new generations). */
+    /**
+     * Stops without a clean-shutdown marker (as after a crash the next boot starts new generations). A background
+     * save in progress is interrupted and waited for (up to 60 s) before the data directory's lock is released.
+     */
     @Override
     public void close() throws IOException {
         if (!closed.compareAndSet(false, true)) {
@@ -464,11 +473,28 @@ public final class Persistence implements Durability, AutoCloseable {
         }
         background.shutdownNow();
         try {
+            awaitBackground();
             if (aof != null) {
                 aof.close();
             }
         } finally {
             dirLock.close();
+        }
+    }
+
+    /**
+     * Waits for an interrupted background save to stop before the data directory is released: it could
+     * otherwise still rename its snapshot into a directory that a new server has taken meanwhile. An interrupted
+     * save fails at its next file operation and renames nothing; its {@code .tmp} file is removed at the next boot.
+     */
+    private void awaitBackground() {
+        try {
+            if (!background.awaitTermination(BACKGROUND_STOP_SECONDS, TimeUnit.SECONDS)) {
+                log.warn("the background save did not stop within {} s; releasing {} anyway",
+                        BACKGROUND_STOP_SECONDS, dir);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -312,6 +312,34 @@ class PersistenceIT {
         }
     }
 
+    @Test
+    void anAbortWaitsForTheBackgroundSaveBeforeReleasingTheDirectory() throws Exception {
+        KevyServer s = start();
+        write(s, 200);
+        Shard second = s.engine().shard(1);
+        Thread aborter = new Thread(s::abort, "aborter");
+        // Holding shard 1's lock keeps the save running (it waits to count and capture that shard).
+        second.lock().lock();
+        try {
+            try (RawClient c = RawClient.connect(s.port())) {
+                assertThat(c.call("BGSAVE")).isEqualTo("+Background saving started\r\n");
+            }
+            org.awaitility.Awaitility.await().untilAsserted(() -> assertThat(persistenceInfo(s))
+                    .contains("rdb_bgsave_in_progress:1\r\n"));
+            aborter.start();
+            aborter.join(500);
+            assertThat(aborter.isAlive()).as("abort returned while the save was still running").isTrue();
+            assertThatThrownBy(this::start).isInstanceOf(DataDirInUseException.class);
+        } finally {
+            second.lock().unlock();
+        }
+        aborter.join(60_000);
+        assertThat(aborter.isAlive()).isFalse();
+        try (KevyServer s2 = start()) {
+            assertData(s2, 200);
+        }
+    }
+
     /** The persistence fields as INFO shows them, read in this thread. */
     private static String persistenceInfo(KevyServer s) {
         StringBuilder sb = new StringBuilder();
