@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# A/B of kevy builds or JVM options (issue 10: "measure before and after a change that claims speed"): each
+# variant runs as its own kevy-server (feed on, AOF as --aof), next to a Redis 7 with the same appendfsync, all
+# started once and measured in turn, round after round, with redis-benchmark. Prints per test and pipelining the
+# median requests/s of each, its ratio to Redis, and the median server CPU per request (utime + stime of the
+# server process over the run / requests, µs): the steadier figure on a shared machine.
+#
+# Usage: bench/compare.sh [--help] [--csv] [--rounds N] [--requests N] [--tests set,get] [--pipelines "1 16"]
+#                         [--aof off|everysec|always] [NAME=JAR[,JVM-OPTION...]...]
+#   NAME=JAR    a kevy-server jar to measure under NAME; JVM options may follow after commas, e.g.
+#               par=kevy-server/target/kevy-server.jar,-XX:+UseParallelGC
+#               Without variants: the current build (kevy-server/target/kevy-server.jar) as "kevy".
+#   --rounds    rounds of all variants in turn (default 3); --requests per run (default 200000)
+#   --csv       machine-readable lines: name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis
+# A jar of an older commit: git stash (or worktree), ./mvnw -q -o -DskipTests -DskipITs package -pl kevy-server -am,
+# cp kevy-server/target/kevy-server.jar /tmp/before.jar. Needs redis-benchmark; Redis is skipped when missing.
+set -euo pipefail
+[[ "${1:-}" == -h || "${1:-}" == --help ]] && { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0; }
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
+
+CSV=0; ROUNDS=3; REQUESTS=200000; TESTS="set,get"; PIPES="1 16"; AOF=everysec; SPECS=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --csv) CSV=1 ;;
+    --rounds) ROUNDS="$2"; shift ;;
+    --requests) REQUESTS="$2"; shift ;;
+    --tests) TESTS="$2"; shift ;;
+    --pipelines) PIPES="$2"; shift ;;
+    --aof) AOF="$2"; shift ;;
+    *=*) SPECS+=("$1") ;;
+    *) echo "compare.sh: unknown argument $1 (variants are NAME=JAR[,JVM-OPTION...]; see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+case "$AOF" in off|everysec|always) ;; *) echo "compare.sh: --aof must be off, everysec or always, not $AOF" >&2; exit 2 ;; esac
+command -v redis-benchmark >/dev/null || { echo "compare.sh: redis-benchmark not found (apt-get install redis-tools)" >&2; exit 2; }
+if [[ ${#SPECS[@]} -eq 0 ]]; then
+  build_if_stale
+  SPECS=("kevy=$KEVY_JAR")
+fi
+
+NAMES=(); PORTS=(); PIDS=()
+for spec in "${SPECS[@]}"; do
+  name="${spec%%=*}"; rest="${spec#*=}"; jar="${rest%%,*}"; opts=""
+  [[ "$rest" == *,* ]] && opts="${rest#*,}" && opts="${opts//,/ }"
+  [[ -f "$jar" ]] || { echo "compare.sh: $name: no such jar $jar" >&2; exit 2; }
+  port=$(free_port)
+  aof_args=(--appendfsync "$AOF"); [[ "$AOF" == off ]] && aof_args=(--no-aof)
+  KEVY_JAR="$(readlink -f "$jar")" SERVER_JAVA_OPTS="$SERVER_JAVA_OPTS $opts" start_kevy "$port" --feed "${aof_args[@]}"
+  NAMES+=("$name"); PORTS+=("$port"); PIDS+=("$LAST_PID")
+done
+REF=""
+if command -v redis-server >/dev/null; then
+  port=$(free_port)
+  if [[ "$AOF" == off ]]; then start_redis "$port" --appendonly no; else start_redis "$port" --appendonly yes --appendfsync "$AOF"; fi
+  NAMES+=(redis); PORTS+=("$port"); PIDS+=("$LAST_PID"); REF=redis
+fi
+
+ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
+hz=$(getconf CLK_TCK)
+if [[ $CSV == 1 ]]; then echo "# machine: $(machine) rounds=$ROUNDS requests=$REQUESTS aof=$AOF"; echo "name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis"
+else echo "machine: $(machine), $ROUNDS rounds x $REQUESTS requests, 50 clients, keys over 100k, 3-byte values, feed on, AOF $AOF"; fi
+# one discarded run per server: the JVMs compile the hot path
+for i in "${!PORTS[@]}"; do redis-benchmark -p "${PORTS[$i]}" -c 50 -n 300000 -r 100000 -P 16 -t "$TESTS" -q >/dev/null 2>&1; done
+RES="$WORK/compare.csv"; : >"$RES"
+for _ in $(seq 1 "$ROUNDS"); do
+  for p in $PIPES; do
+    for t in ${TESTS//,/ }; do
+      for i in "${!PORTS[@]}"; do
+        t0=$(ticks "${PIDS[$i]}")
+        rps=$(redis-benchmark -p "${PORTS[$i]}" -c 50 -n "$REQUESTS" -r 100000 -P "$p" -d 3 -t "$t" --csv 2>/dev/null \
+          | tail -n +2 | head -1 | tr -d '"' | cut -d, -f2)
+        t1=$(ticks "${PIDS[$i]}")
+        cpu=$(awk -v d=$((t1 - t0)) -v n="$REQUESTS" -v hz="$hz" 'BEGIN {printf "%.2f", d * 1e6 / hz / n}')
+        echo "${NAMES[$i]},$p,${t^^},$rps,$cpu" >>"$RES"
+      done
+    done
+  done
+done
+[[ $CSV == 1 ]] || echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+for p in $PIPES; do
+  for t in ${TESTS//,/ }; do
+    T=${t^^}; line=$(printf '%-6s -P %-3s' "$T" "$p")
+    ref_rps=0; [[ -n $REF ]] && ref_rps=$(awk -F, -v n=redis -v p="$p" -v t="$T" '$1==n && $2==p && $3==t {print $4}' "$RES" | median)
+    for n in "${NAMES[@]}"; do
+      rps=$(awk -F, -v n="$n" -v p="$p" -v t="$T" '$1==n && $2==p && $3==t {print $4}' "$RES" | median)
+      cpu=$(awk -F, -v n="$n" -v p="$p" -v t="$T" '$1==n && $2==p && $3==t {print $5}' "$RES" | median)
+      ratio=$(awk -v a="$rps" -v b="$ref_rps" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
+      if [[ $CSV == 1 ]]; then echo "$n,$p,$T,$rps,$cpu,$ratio"
+      else line+=$(printf '  %s %.0f/s (%sx) cpu %s us' "$n" "$rps" "$ratio" "$cpu"); fi
+    done
+    [[ $CSV == 1 ]] || echo "$line"
+  done
+done
