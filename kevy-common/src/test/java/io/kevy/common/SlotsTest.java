@@ -3,6 +3,7 @@ package io.kevy.common;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** Reference values from the Redis Cluster specification and CLUSTER KEYSLOT. */
@@ -14,6 +15,36 @@ class SlotsTest {
     @Test
     void crc16XmodemReferenceVector() {
         assertThat(Slots.crc16(b("123456789"), 0, 9)).isEqualTo(0x31C3);
+    }
+
+    /** The slicing-by-8 CRC against the textbook bit-by-bit one, at every length and offset up to 40 bytes. */
+    @Test
+    void crc16EqualsTheBitwiseDefinitionOnRandomInput() {
+        long seed = System.nanoTime();
+        System.out.println("SlotsTest seed=" + seed);
+        Random random = new Random(seed);
+        for (int round = 0; round < 2_000; round++) {
+            byte[] data = new byte[random.nextInt(48)];
+            random.nextBytes(data);
+            int off = data.length == 0 ? 0 : random.nextInt(Math.min(8, data.length + 1));
+            int len = random.nextInt(data.length - off + 1);
+            assertThat(Slots.crc16(data, off, len)).as("seed %d round %d", seed, round)
+                    .isEqualTo(bitwiseCrc16(data, off, len));
+        }
+        assertThat(Slots.slot(b("a-key-longer-than-sixteen-bytes:{tag-over-eight}:x")))
+                .isEqualTo(bitwiseCrc16(b("tag-over-eight"), 0, 14) & 16383);
+    }
+
+    private static int bitwiseCrc16(byte[] b, int off, int len) {
+        int crc = 0;
+        for (int i = off; i < off + len; i++) {
+            crc ^= (b[i] & 0xff) << 8;
+            for (int j = 0; j < 8; j++) {
+                crc = (crc & 0x8000) != 0 ? (crc << 1) ^ 0x1021 : crc << 1;
+            }
+            crc &= 0xffff;
+        }
+        return crc;
     }
 
     @Test
