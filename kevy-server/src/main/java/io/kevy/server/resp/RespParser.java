@@ -119,6 +119,31 @@ public final class RespParser {
     private long readHeader(ByteBuf in, String tooBigMessage) {
         int start = in.readerIndex();
         int readable = in.readableBytes();
+        // Fast path for the common header, 1 to 18 digits without sign or leading zero, with its CRLF arrived:
+        // one pass. Anything else (and every error) goes through the general path below.
+        int end = start + Math.min(readable, 21);
+        int i = start + 1;
+        if (i < end) {
+            int d = in.getByte(i) - '0';
+            if (d >= 1 && d <= 9) {
+                long v = d;
+                for (i++; i < end; i++) {
+                    byte c = in.getByte(i);
+                    if (c == '\r') {
+                        if (i + 1 < start + readable) {
+                            in.readerIndex(i + 2);
+                            return v;
+                        }
+                        return Long.MIN_VALUE; // wait for the '\n'
+                    }
+                    d = c - '0';
+                    if (d < 0 || d > 9 || i - start > 18) {
+                        break;
+                    }
+                    v = v * 10 + d;
+                }
+            }
+        }
         int scan = Math.min(readable, ProtocolLimits.MAX_INLINE_LEN + 1);
         int cr = in.indexOf(start, start + scan, (byte) '\r');
         if (cr < 0) {

@@ -116,6 +116,20 @@ class RespParserTest {
         assertError("SET \"a\"b\r\n", "unbalanced quotes in request");
     }
 
+    /** The one-pass header reading keeps the general rules at its edges (18 digits, leading zeros, a lone CR). */
+    @Test
+    void headerEdgesFollowTheGeneralRules() {
+        assertThat(feed("*1\r\n$0\r\n\r\n")).containsExactly("");
+        assertError("*01\r\n", "invalid multibulk length");
+        assertError("*1\r\n$03\r\nabc\r\n", "invalid bulk length");
+        assertError("*1\r\n$999999999999999999\r\n", "invalid bulk length"); // 18 digits, over the limit
+        assertError("*1\r\n$9999999999999999999\r\n", "invalid bulk length"); // 19 digits: the general path
+        assertError("*1\r\n$99999999999999999999\r\n", "invalid bulk length"); // over Long.MAX_VALUE
+        assertError("*1\r\n$3x\r\nabc\r\n", "invalid bulk length");
+        assertThat(feed("*1\r\n$4\r")).isEmpty(); // the LF has not arrived: nothing consumed
+        assertThat(feed("\nPING\r\n")).containsExactly("PING");
+    }
+
     @Test
     void limitsAreCheckedBeforeAllocating() {
         limits.maxBulkLen(1024 * 1024);
