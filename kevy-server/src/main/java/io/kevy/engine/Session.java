@@ -1,5 +1,7 @@
 package io.kevy.engine;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,6 +14,19 @@ import java.util.List;
  * threads read (CLIENT LIST, CLIENT KILL, WATCH invalidation) are volatile.
  */
 public final class Session {
+    private static final VarHandle LAST_INTERACTION;
+    private static final VarHandle LAST_COMMAND;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            LAST_INTERACTION = l.findVarHandle(Session.class, "lastInteractionMs", long.class);
+            LAST_COMMAND = l.findVarHandle(Session.class, "lastCommand", String.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final long id;
     private final ClientChannel channel;
     private final long createdAtMs;
@@ -19,8 +34,10 @@ public final class Session {
     private volatile String name = "";
     private volatile String libName = "";
     private volatile String libVersion = "";
-    private volatile long lastInteractionMs;
-    private volatile String lastCommand = "NULL";
+    // Written by the session's own thread for every command, read by CLIENT LIST/INFO from others: release stores
+    // and acquire loads (plain moves on x86) instead of volatile ones, each of which was a full fence per command.
+    private long lastInteractionMs;
+    private String lastCommand = "NULL";
     private volatile boolean authenticated;
     private volatile BlockedClient blockedClient;
     private volatile boolean killed;
@@ -79,17 +96,19 @@ public final class Session {
     }
 
     public long lastInteractionMs() {
-        return lastInteractionMs;
+        return (long) LAST_INTERACTION.getAcquire(this);
     }
 
     /** Records the start of a command (CLIENT LIST's {@code idle} and {@code cmd}). */
     public void touch(long nowMs, String command) {
-        this.lastInteractionMs = nowMs;
-        this.lastCommand = command;
+        LAST_INTERACTION.setRelease(this, nowMs);
+        if (lastCommand != command) { // the same command again: no store, so no GC card mark for an old session
+            LAST_COMMAND.setRelease(this, command);
+        }
     }
 
     public String lastCommand() {
-        return lastCommand;
+        return (String) LAST_COMMAND.getAcquire(this);
     }
 
     public boolean authenticated() {
