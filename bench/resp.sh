@@ -7,14 +7,17 @@
 # ratio kevy/Redis. Ratios from one run are the figure to compare; absolute numbers depend on the machine.
 #
 # Usage: bench/resp.sh [--help] [--csv] [--quick] [--rounds N] [--requests N]
+#                      [--aof off,everysec,always] [--feed off,on] [--tests set,get,...]
 #   --quick     one round, pipelined and not, 3-byte values, AOF off and everysec only
+#   --aof, --feed, --tests  only these configurations / tests (comma-separated); e.g. the issue's target rows:
+#               bench/resp.sh --aof everysec --feed on --tests set,get
 #   --csv       machine-readable lines: config,test,kevy_rps,redis_rps,ratio
 # Needs: redis-benchmark (Debian redis-tools); redis-server for the Redis side (skipped when missing).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-CSV=0; QUICK=0; ROUNDS=5; REQUESTS=200000
+CSV=0; QUICK=0; ROUNDS=5; REQUESTS=200000; ONLY_AOF=""; ONLY_FEED=""; ONLY_TESTS=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -22,6 +25,9 @@ while [[ $# -gt 0 ]]; do
     --quick) QUICK=1; ROUNDS=1 ;;
     --rounds) ROUNDS="$2"; shift ;;
     --requests) REQUESTS="$2"; shift ;;
+    --aof) ONLY_AOF="${2//,/ }"; shift ;;
+    --feed) ONLY_FEED="${2//,/ }"; shift ;;
+    --tests) ONLY_TESTS="$2"; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -62,9 +68,13 @@ run() {
   redis-benchmark -p "$1" -c 50 -n "$REQUESTS" -r 100000 -P "$2" -d "$3" -t "$TESTS" --csv 2>/dev/null \
     | tail -n +2 | tr -d '"' | cut -d, -f1,2
 }
-# One discarded run per server before the measured rounds: a fresh JVM runs interpreted code at first, and
-# the figures are meant to compare warm servers.
-warm_up() { redis-benchmark -p "$1" -c 50 -n 100000 -r 100000 -P 16 -d "$2" -t set,get >/dev/null 2>&1 || true; }
+# One discarded run per server before the measured rounds, of every test measured (pipelined, then not): a fresh
+# JVM runs interpreted code at first and compiles each command's path only once it has run for a while, and the
+# figures are meant to compare warm servers.
+warm_up() {
+  redis-benchmark -p "$1" -c 50 -n 300000 -r 100000 -P 16 -d "$2" -t "$TESTS" >/dev/null 2>&1 || true
+  redis-benchmark -p "$1" -c 50 -n 50000 -r 100000 -d "$2" -t "$TESTS" >/dev/null 2>&1 || true
+}
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 cores=$(nproc); jvm=$(java -version 2>&1 | head -1); commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -78,6 +88,11 @@ fi
 
 if [[ $QUICK == 1 ]]; then PIPES="1 16"; SIZES="3"; PERSIST="off everysec"; FEEDS="on"
 else PIPES="1 16"; SIZES="3 1024"; PERSIST="off everysec always"; FEEDS="off on"; fi
+for a in $ONLY_AOF; do [[ " off everysec always " == *" $a "* ]] || { echo "resp.sh: --aof takes off, everysec, always; not $a" >&2; exit 2; }; done
+for f in $ONLY_FEED; do [[ " off on " == *" $f "* ]] || { echo "resp.sh: --feed takes off, on; not $f" >&2; exit 2; }; done
+[[ -n "$ONLY_AOF" ]] && PERSIST="$ONLY_AOF"
+[[ -n "$ONLY_FEED" ]] && FEEDS="$ONLY_FEED"
+[[ -n "$ONLY_TESTS" ]] && TESTS="$ONLY_TESTS"
 
 for aof in $PERSIST; do
   for feed in $FEEDS; do
