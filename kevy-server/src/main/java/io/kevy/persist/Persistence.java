@@ -217,7 +217,8 @@ public final class Persistence implements Durability, AutoCloseable {
                 ok = true;
             } catch (IOException | RuntimeException e) {
                 if (closed.get()) {
-                    log.info("{} stopped: the server is stopping ({})", rewrite ? "BGREWRITEAOF" : "BGSAVE", e.toString());
+                    log.info("{} stopped: the server is stopping ({})", rewrite ? "BGREWRITEAOF" : "BGSAVE",
+                            e.toString());
                 } else {
                     log.error(rewrite ? "BGREWRITEAOF failed" : "BGSAVE failed", e);
                 }
