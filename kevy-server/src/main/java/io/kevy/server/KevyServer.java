@@ -104,7 +104,14 @@ public final class KevyServer implements AutoCloseable, Host {
             s.persistence = Persistence.start(s.engine, persistenceConfig(config));
             s.bind();
         } catch (RuntimeException | InterruptedException | java.io.IOException e) {
-            s.abort();
+            if (s.persistence != null) {
+                // Loaded but could not serve (e.g. the port is taken): nothing was written, so stop cleanly. The
+                // boot consumed the clean-shutdown markers; a clean stop writes them back, where an abort would make
+                // every feed consumer rebuild after the next start.
+                s.close();
+            } else {
+                s.abort();
+            }
             throw e;
         }
         return s;

@@ -90,6 +90,25 @@ class PersistenceIT {
     }
 
     @Test
+    void aStartThatCannotBindKeepsTheCleanShutdownMarkers() throws Exception {
+        long[][] before;
+        try (KevyServer s = start()) {
+            write(s, 20);
+            before = positions(s);
+        }
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getByName("127.0.0.1"))) {
+            assertThatThrownBy(() -> start(c -> c.with(ServerOptions.PORT, taken.getLocalPort())))
+                    .hasMessageContaining("Address already in use");
+        }
+        assertThat(Files.exists(dir.resolve("feed-0.meta"))).as("marker written back").isTrue();
+        try (KevyServer s = start()) {
+            assertThat(positions(s)).as("same generations and offsets: consumers resume").isDeepEqualTo(before);
+            assertData(s, 20);
+        }
+    }
+
+    @Test
     void crashKeepsDataButStartsNewGenerations() throws Exception {
         long[][] before;
         KevyServer s = start();
