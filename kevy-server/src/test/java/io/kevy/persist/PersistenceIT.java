@@ -394,6 +394,17 @@ class PersistenceIT {
         }
     }
 
+    /** DEBUG POPULATE is not flagged write, but it emits SET frames: its reply waits for their fsync too. */
+    @Test
+    void appendfsyncAlwaysAcknowledgesDebugPopulateAfterFsync() throws Exception {
+        try (KevyServer s = start(c -> c.with(ServerOptions.APPENDFSYNC, "always"));
+                RawClient c = RawClient.connect(s.port())) {
+            assertThat(c.call("DEBUG", "POPULATE", "50000")).isEqualTo("+OK\r\n");
+            AofWriter aof = s.persistence().aof();
+            assertThat(aof.durableSeq()).as("fsynced before the reply").isGreaterThanOrEqualTo(50_000);
+        }
+    }
+
     @Test
     void snapshotHeaderCarriesTheCursor() throws Exception {
         long[][] pos;

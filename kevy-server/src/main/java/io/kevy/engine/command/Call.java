@@ -29,6 +29,7 @@ public final class Call {
     private CommandSpec spec;
     private long now;
     private boolean failed;
+    private boolean emitted;
     private boolean closeRequested;
     private boolean mayBlock;
     private BlockedClient blocked;
@@ -227,6 +228,12 @@ public final class Call {
      */
     public void emit(byte[]... frame) {
         shardOf(frame[1]).emit(frame);
+        emitted = true;
+    }
+
+    /** True when this call emitted a frame: its reply then follows a change (appendfsync always holds it). */
+    boolean emitted() {
+        return emitted;
     }
 
     /** Marks this call as failed for INFO commandstats when a handler replies an error without throwing. */

@@ -160,8 +160,10 @@ public final class Dispatcher {
         }
         engine.commandStats().called(spec, (System.nanoTime() - t0) / 1000, failed || call.failed());
         BlockedClient parked = call.blocked();
-        if (spec.isWrite() && parked == null) {
-            session.markWrote(); // a parked command changed nothing yet; its reply says when it did
+        if ((spec.isWrite() || call.emitted()) && parked == null) {
+            // a parked command changed nothing yet; its reply says when it did. call.emitted(): a command not
+            // flagged write that still changed data (DEBUG POPULATE) is acknowledged after its frames too.
+            session.markWrote();
         }
         if (parked != null) {
             if (failed) {
