@@ -15,7 +15,7 @@
 # A jar of an older commit: git stash (or worktree), ./mvnw -q -o -DskipTests -DskipITs package -pl kevy-server -am,
 # cp kevy-server/target/kevy-server.jar /tmp/before.jar. Needs redis-benchmark; Redis is skipped when missing.
 set -euo pipefail
-[[ "${1:-}" == -h || "${1:-}" == --help ]] && { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0; }
+for a in "$@"; do [[ "$a" == -h || "$a" == --help ]] && { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0; }; done
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"
@@ -24,16 +24,17 @@ CSV=0; ROUNDS=3; REQUESTS=200000; TESTS="set,get"; PIPES="1 16"; AOF=everysec; S
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --csv) CSV=1 ;;
-    --rounds) ROUNDS="$2"; shift ;;
-    --requests) REQUESTS="$2"; shift ;;
-    --tests) TESTS="$2"; shift ;;
-    --pipelines) PIPES="$2"; shift ;;
-    --aof) AOF="$2"; shift ;;
+    --rounds) need_value compare.sh "$1" "$@"; ROUNDS="$2"; shift ;;
+    --requests) need_value compare.sh "$1" "$@"; REQUESTS="$2"; shift ;;
+    --tests) need_value compare.sh "$1" "$@"; TESTS="$2"; shift ;;
+    --pipelines) need_value compare.sh "$1" "$@"; PIPES="$2"; shift ;;
+    --aof) need_value compare.sh "$1" "$@"; AOF="$2"; shift ;;
     *=*) SPECS+=("$1") ;;
     *) echo "compare.sh: unknown argument $1 (variants are NAME=JAR[,JVM-OPTION...]; see --help)" >&2; exit 2 ;;
   esac
   shift
 done
+check_tests compare.sh "$TESTS"
 case "$AOF" in off|everysec|always) ;; *) echo "compare.sh: --aof must be off, everysec or always, not $AOF" >&2; exit 2 ;; esac
 command -v redis-benchmark >/dev/null || { echo "compare.sh: redis-benchmark not found (apt-get install redis-tools)" >&2; exit 2; }
 if [[ ${#SPECS[@]} -eq 0 ]]; then
@@ -87,9 +88,9 @@ for p in $PIPES; do
     for n in "${NAMES[@]}"; do
       rps=$(awk -F, -v n="$n" -v p="$p" -v t="$T" '$1==n && $2==p && $3==t {print $4}' "$RES" | median)
       cpu=$(awk -F, -v n="$n" -v p="$p" -v t="$T" '$1==n && $2==p && $3==t {print $5}' "$RES" | median)
-      ratio=$(awk -v a="$rps" -v b="$ref_rps" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
-      if [[ $CSV == 1 ]]; then echo "$n,$p,$T,$rps,$cpu,$ratio"
-      else line+=$(printf '  %s %.0f/s (%sx) cpu %s us' "$n" "$rps" "$ratio" "$cpu"); fi
+      ratio=$(awk -v a="$rps" -v b="$ref_rps" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }')
+      if [[ $CSV == 1 ]]; then echo "$n,$p,$T,$rps,$cpu,${ratio%x}"
+      else line+=$(printf '  %s %.0f/s (%s) cpu %s us' "$n" "$rps" "$ratio" "$cpu"); fi
     done
     [[ $CSV == 1 ]] || echo "$line"
   done

@@ -18,8 +18,10 @@ runs=10
 positional=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --runs) runs="$2"; shift 2 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    --runs) [[ $# -ge 2 ]] || { echo "diskgate.sh: --runs needs a value" >&2; exit 2; }; runs="$2"; shift 2 ;;
     --runs=*) runs="${1#--runs=}"; shift ;;
+    -*) echo "diskgate.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) positional+=("$1"); shift ;;
   esac
 done

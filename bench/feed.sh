@@ -37,6 +37,10 @@ while [[ $# -gt 0 ]]; do
   esac
   shift
 done
+case "$ONLY" in ""|overhead|drain|latency) ;; *) echo "feed.sh: --only takes overhead, drain or latency; not $ONLY" >&2; exit 2 ;; esac
+for m in ${MODES//,/ }; do
+  case "$m" in block|poll) ;; *) echo "feed.sh: --modes takes block and/or poll; not $m" >&2; exit 2 ;; esac
+done
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"
 command -v redis-benchmark >/dev/null || { echo "feed.sh: redis-benchmark not found (apt-get install redis-tools)" >&2; exit 2; }

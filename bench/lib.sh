@@ -2,6 +2,8 @@
 # when stale, the machine line, kevy/redis server processes on free ports, and their cleanup on exit.
 # Callers set ROOT and `set -euo pipefail` first.
 
+# shellcheck source=bench/args.sh
+source "$ROOT/bench/args.sh"
 BENCH_JAR="$ROOT/bench/target/benchmarks.jar"
 KEVY_JAR="$ROOT/kevy-server/target/kevy-server.jar"
 WORK="$(mktemp -d)"
@@ -43,14 +45,15 @@ load1() { cut -d' ' -f1 /proc/loadavg; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 wait_ping() { for _ in $(seq 1 400); do redis-cli -p "$1" PING >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "server on $1 did not start" >&2; return 1; }
 
-# start_kevy PORT [server options...]: a kevy-server process with its own data dir, snapshots off; sets LAST_PID
+# start_kevy PORT [server options...]: a kevy-server process with its own data dir, snapshots off; sets LAST_PID.
+# When it does not answer PING, prints the end of its log (the reason) and fails.
 start_kevy() {
   local port="$1"; shift
   local dir="$WORK/kevy-$port"; mkdir -p "$dir"
   # shellcheck disable=SC2086
   KEVY_SAVE="" java $KEVY_HEAP $SERVER_JAVA_OPTS -jar "$KEVY_JAR" --port "$port" --dir "$dir" "$@" >"$dir/log" 2>&1 &
   LAST_PID=$!; SERVER_PIDS+=("$LAST_PID")
-  wait_ping "$port"
+  wait_ping "$port" || { echo "--- the end of its log:" >&2; tail -n 5 "$dir/log" >&2; return 1; }
 }
 # start_redis PORT [redis options...]; sets LAST_PID
 start_redis() {

@@ -16,6 +16,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+# shellcheck source=bench/args.sh
+source "$ROOT/bench/args.sh"
 
 CSV=0; QUICK=0; ROUNDS=5; REQUESTS=200000; ONLY_AOF=""; ONLY_FEED=""; ONLY_TESTS=""
 while [[ $# -gt 0 ]]; do
@@ -23,22 +25,29 @@ while [[ $# -gt 0 ]]; do
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     --csv) CSV=1 ;;
     --quick) QUICK=1; ROUNDS=1 ;;
-    --rounds) ROUNDS="$2"; shift ;;
-    --requests) REQUESTS="$2"; shift ;;
-    --aof) ONLY_AOF="${2//,/ }"; shift ;;
-    --feed) ONLY_FEED="${2//,/ }"; shift ;;
-    --tests) ONLY_TESTS="$2"; shift ;;
-    *) echo "unknown option $1" >&2; exit 2 ;;
+    --rounds) need_value resp.sh "$1" "$@"; ROUNDS="$2"; shift ;;
+    --requests) need_value resp.sh "$1" "$@"; REQUESTS="$2"; shift ;;
+    --aof) need_value resp.sh "$1" "$@"; ONLY_AOF="${2//,/ }"; shift ;;
+    --feed) need_value resp.sh "$1" "$@"; ONLY_FEED="${2//,/ }"; shift ;;
+    --tests) need_value resp.sh "$1" "$@"; ONLY_TESTS="$2"; shift ;;
+    *) echo "resp.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 
+for a in $ONLY_AOF; do [[ " off everysec always " == *" $a "* ]] || { echo "resp.sh: --aof takes off, everysec, always; not $a" >&2; exit 2; }; done
+for f in $ONLY_FEED; do [[ " off on " == *" $f "* ]] || { echo "resp.sh: --feed takes off, on; not $f" >&2; exit 2; }; done
+[[ -z "$ONLY_TESTS" ]] || check_tests resp.sh "$ONLY_TESTS"
 command -v redis-benchmark >/dev/null || { echo "resp.sh: redis-benchmark not found (apt-get install redis-tools)" >&2; exit 2; }
 HAVE_REDIS=1; command -v redis-server >/dev/null || HAVE_REDIS=0
 
-echo "resp.sh: building kevy-server..." >&2
-./mvnw -q -B -pl kevy-server -am package -DskipTests -DskipITs >/dev/null
 JAR="$ROOT/kevy-server/target/kevy-server.jar"
+if [[ ! -f "$JAR" || -n "$(find "$ROOT/pom.xml" "$ROOT"/{kevy-common,kevy-server}/pom.xml "$ROOT"/{kevy-common,kevy-server}/src/main \
+    -newer "$JAR" -print -quit 2>/dev/null)" ]]; then
+  echo "resp.sh: building kevy-server..." >&2
+  ./mvnw -q -B -o -pl kevy-server -am package -DskipTests -DskipITs >/dev/null 2>&1 \
+    || ./mvnw -q -B -pl kevy-server -am package -DskipTests -DskipITs >/dev/null
+fi
 TESTS="set,get,incr,hset,lpush,sadd,zadd,mset"
 WORK="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
@@ -88,8 +97,6 @@ fi
 
 if [[ $QUICK == 1 ]]; then PIPES="1 16"; SIZES="3"; PERSIST="off everysec"; FEEDS="on"
 else PIPES="1 16"; SIZES="3 1024"; PERSIST="off everysec always"; FEEDS="off on"; fi
-for a in $ONLY_AOF; do [[ " off everysec always " == *" $a "* ]] || { echo "resp.sh: --aof takes off, everysec, always; not $a" >&2; exit 2; }; done
-for f in $ONLY_FEED; do [[ " off on " == *" $f "* ]] || { echo "resp.sh: --feed takes off, on; not $f" >&2; exit 2; }; done
 [[ -n "$ONLY_AOF" ]] && PERSIST="$ONLY_AOF"
 [[ -n "$ONLY_FEED" ]] && FEEDS="$ONLY_FEED"
 [[ -n "$ONLY_TESTS" ]] && TESTS="$ONLY_TESTS"
