@@ -14,16 +14,21 @@ import org.junit.jupiter.api.Test;
 class FeedReadOutputTest {
     /** The callbacks of {@code [7, 12, [[10, [SET k v]], [11, [DEL k]]]]}. */
     private static void twoFrames(FeedReadOutput o) {
-        o.multi(3);
-        o.set(7L);
-        o.complete(1);
-        o.set(12L);
-        o.complete(1);
+        header(o, 7, 12);
         o.multi(2);
         frame(o, 10, "SET", "k", "v");
         frame(o, 11, "DEL", "k");
         o.complete(1);
         o.complete(0);
+    }
+
+    /** The callbacks of a reply's start: {@code [generation, nextOffset, ...}. */
+    private static void header(FeedReadOutput o, long generation, long nextOffset) {
+        o.multi(3);
+        o.set(generation);
+        o.complete(1);
+        o.set(nextOffset);
+        o.complete(1);
     }
 
     private static void frame(FeedReadOutput o, long offset, String... argv) {
@@ -53,11 +58,7 @@ class FeedReadOutputTest {
     @Test
     void anEmptyReadHasNoFrames() {
         FeedReadOutput o = new FeedReadOutput(0);
-        o.multi(3);
-        o.set(1L);
-        o.complete(1);
-        o.set(5L);
-        o.complete(1);
+        header(o, 1, 5);
         o.multi(0);
         o.complete(1);
         o.complete(0);
@@ -72,11 +73,7 @@ class FeedReadOutputTest {
         assertThat(o.get()).isNull();
         assertThat(o.problem()).contains("unexpected reply shape");
         FeedReadOutput frameless = new FeedReadOutput(0);
-        frameless.multi(3);
-        frameless.set(1L);
-        frameless.complete(1);
-        frameless.set(5L);
-        frameless.complete(1);
+        header(frameless, 1, 5);
         frameless.multi(1);
         frameless.multi(2);
         frameless.set(9L);
