@@ -2,8 +2,8 @@
 # when stale, the machine line, kevy/redis server processes on free ports, and their cleanup on exit.
 # Callers set ROOT and `set -euo pipefail` first.
 
-# shellcheck source=bench/args.sh
-source "$ROOT/bench/args.sh"
+# shellcheck source=bench/common.sh
+source "$ROOT/bench/common.sh"
 BENCH_JAR="$ROOT/bench/target/benchmarks.jar"
 KEVY_JAR="$ROOT/kevy-server/target/kevy-server.jar"
 WORK="$(mktemp -d)"
@@ -25,12 +25,8 @@ trap cleanup EXIT
 
 # Rebuilds bench/target/benchmarks.jar (and kevy-server.jar) when a source or pom is newer than it.
 build_if_stale() {
-  if [[ -f "$BENCH_JAR" && -f "$KEVY_JAR" ]] && [[ -z "$(find "$ROOT/pom.xml" "$ROOT"/{kevy-common,kevy-server,feed-client,bench}/pom.xml \
-      "$ROOT"/{kevy-common,kevy-server,feed-client,bench}/src/main -newer "$BENCH_JAR" -print -quit 2>/dev/null)" ]]; then
-    return 0
-  fi
-  echo "$(basename "$0"): building bench/target/benchmarks.jar..." >&2
-  (cd "$ROOT" && ./mvnw -q -B -o -DskipTests -DskipITs package -pl bench -am >/dev/null)
+  package_if_stale "$BENCH_JAR" bench kevy-common kevy-server feed-client
+  package_if_stale "$KEVY_JAR" kevy-server kevy-common
 }
 
 # "cores=2 cpu=... jvm=... commit=... load=..." (load = the 1-minute load average now)

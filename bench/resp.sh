@@ -16,8 +16,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-# shellcheck source=bench/args.sh
-source "$ROOT/bench/args.sh"
+# shellcheck source=bench/common.sh
+source "$ROOT/bench/common.sh"
 
 CSV=0; QUICK=0; ROUNDS=5; REQUESTS=200000; ONLY_AOF=""; ONLY_FEED=""; ONLY_TESTS=""
 while [[ $# -gt 0 ]]; do
@@ -42,12 +42,7 @@ command -v redis-benchmark >/dev/null || { echo "resp.sh: redis-benchmark not fo
 HAVE_REDIS=1; command -v redis-server >/dev/null || HAVE_REDIS=0
 
 JAR="$ROOT/kevy-server/target/kevy-server.jar"
-if [[ ! -f "$JAR" || -n "$(find "$ROOT/pom.xml" "$ROOT"/{kevy-common,kevy-server}/pom.xml "$ROOT"/{kevy-common,kevy-server}/src/main \
-    -newer "$JAR" -print -quit 2>/dev/null)" ]]; then
-  echo "resp.sh: building kevy-server..." >&2
-  ./mvnw -q -B -o -pl kevy-server -am package -DskipTests -DskipITs >/dev/null 2>&1 \
-    || ./mvnw -q -B -pl kevy-server -am package -DskipTests -DskipITs >/dev/null
-fi
+package_if_stale "$JAR" kevy-server kevy-common
 TESTS="set,get,incr,hset,lpush,sadd,zadd,mset"
 WORK="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT

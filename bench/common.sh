@@ -1,0 +1,25 @@
+# Helpers shared by every bench script (sourced, not run; callers set ROOT): argument checks, and rebuilding a
+# jar when a source it depends on is newer.
+
+# need_value SCRIPT OPTION "$@": fails with a one-line message when OPTION has no value after it
+need_value() { [[ $# -ge 4 && "$4" != --* ]] || { echo "$1: $2 needs a value (see --help)" >&2; exit 2; }; }
+# check_tests SCRIPT a,b,...: every name must be a redis-benchmark -t test
+REDIS_BENCHMARK_TESTS=" ping_inline ping_mbulk set get incr lpush rpush lpop rpop sadd hset spop zadd zpopmin lrange lrange_100 lrange_300 lrange_500 lrange_600 mset "
+check_tests() {
+  local t
+  for t in ${2//,/ }; do
+    [[ "$REDIS_BENCHMARK_TESTS" == *" ${t,,} "* ]] || { echo "$1: no redis-benchmark test named $t (one of:$REDIS_BENCHMARK_TESTS)" >&2; exit 2; }
+  done
+}
+
+# package_if_stale JAR MODULE [DEPENDENCY...]: builds MODULE (with -am) when JAR is missing or older than the root
+# pom or a pom or main source of MODULE and its DEPENDENCYs; offline first, online when that fails.
+package_if_stale() {
+  local jar="$1" module="$2" m paths=("$ROOT/pom.xml")
+  shift
+  for m in "$@"; do paths+=("$ROOT/$m/pom.xml" "$ROOT/$m/src/main"); done
+  [[ -f "$jar" && -z "$(find "${paths[@]}" -newer "$jar" -print -quit 2>/dev/null)" ]] && return 0
+  echo "$(basename "$0"): building $module..." >&2
+  (cd "$ROOT" && { ./mvnw -q -B -o -DskipTests -DskipITs package -pl "$module" -am >/dev/null 2>&1 \
+    || ./mvnw -q -B -DskipTests -DskipITs package -pl "$module" -am >/dev/null; })
+}
