@@ -19,18 +19,11 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.Map;
@@ -43,7 +36,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The RESP2 network server: Netty (epoll when available, NIO otherwise) in front of an {@link Engine}.
+ * The RESP2 network server: Netty (io_uring or epoll when available, NIO otherwise: {@link Transport}) in front
+ * of an {@link Engine}.
  * {@link #start} binds and returns; {@link #close} stops accepting, closes clients and the engine.
  *
  * <p>Thread-safe. Typical use in tests: {@code KevyServer.start(ServerConfig.defaults().with(PORT, 0))} and
@@ -70,7 +64,7 @@ public final class KevyServer implements AutoCloseable, Host {
     private volatile String outputBufferLimits;
     private volatile String saveRules;
     private EventLoopGroup group;
-    private volatile boolean epoll;
+    private volatile Transport transport;
     private Channel serverChannel;
     private Persistence persistence;
 
@@ -135,14 +129,11 @@ public final class KevyServer implements AutoCloseable, Host {
     }
 
     private void bind() throws InterruptedException {
-        epoll = Epoll.isAvailable();
-        IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerSocketChannel> channelClass = epoll ? EpollServerSocketChannel.class
-                : NioServerSocketChannel.class;
-        group = new MultiThreadIoEventLoopGroup(config.get(ServerOptions.IO_THREADS), factory);
+        transport = Transport.select(config.get(ServerOptions.TRANSPORT));
+        group = new MultiThreadIoEventLoopGroup(config.get(ServerOptions.IO_THREADS), transport.ioHandlerFactory());
         ServerBootstrap b = new ServerBootstrap()
                 .group(group)
-                .channel(channelClass)
+                .channel(transport.serverChannelClass())
                 .option(ChannelOption.SO_BACKLOG, 511)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -158,7 +149,7 @@ public final class KevyServer implements AutoCloseable, Host {
                 });
         serverChannel = b.bind(config.get(ServerOptions.BIND), config.get(ServerOptions.PORT)).sync().channel();
         engine.startCron();
-        log.debug("transport: {}", epoll ? "epoll" : "nio");
+        log.debug("transport: {}", transport.apiName());
     }
 
     /** The server's real CONFIG parameters, registered over the engine's catalog of Redis names. */
@@ -264,7 +255,7 @@ public final class KevyServer implements AutoCloseable, Host {
     public void info(String section, Map<String, String> fields) {
         switch (section) {
             case "server" -> {
-                fields.put("multiplexing_api", epoll ? "epoll" : "nio");
+                fields.put("multiplexing_api", transport == null ? "none" : transport.apiName());
                 fields.put("tcp_port", Integer.toString(port()));
                 fields.put("config_file", config.configFile());
             }

@@ -192,7 +192,8 @@ class ProtocolIT {
         }
     }
 
-    private static long outputBytes(RawClient c) {
+    /** INFO stats {@code total_net_output_bytes}, read through {@code c}. */
+    static long outputBytes(RawClient c) {
         String info = c.call("INFO", "stats");
         int at = info.indexOf("total_net_output_bytes:") + "total_net_output_bytes:".length();
         return Long.parseLong(info.substring(at, info.indexOf('\r', at)));

@@ -36,6 +36,9 @@ public final class ServerOptions {
             () -> 10000, 1, 1_000_000, "Most simultaneous client connections; more are refused with an error.");
     public static final ServerOption<Integer> IO_THREADS = ServerOption.integer("io_threads", "KEVY_IO_THREADS",
             () -> CPUS, 1, 256, "Netty event loop threads that read, run and answer commands.");
+    public static final ServerOption<String> TRANSPORT = ServerOption.oneOf("transport", "KEVY_TRANSPORT", "auto",
+            Set.of("auto", "io_uring", "epoll", "nio"), "Netty transport of the event loops: auto picks the first "
+                    + "available of io_uring, epoll, nio; a named one that cannot run here refuses to start.");
     public static final ServerOption<Integer> HZ = ServerOption.integer("hz", "KEVY_HZ", () -> 10, 1, 500,
             "Background cycles per second (active expiry, rehashing), as Redis's hz.");
 
@@ -82,7 +85,7 @@ public final class ServerOptions {
 
     /** Every option, in documentation order. */
     public static final List<ServerOption<?>> ALL = List.of(BIND, PORT, SHARDS, DIR, REQUIREPASS, MAXCLIENTS,
-            IO_THREADS, HZ, PROTO_MAX_BULK_LEN, PROTO_MAX_MULTIBULK_LEN, CLIENT_OUTPUT_BUFFER_LIMIT, AOF, APPENDFSYNC,
+            IO_THREADS, TRANSPORT, HZ, PROTO_MAX_BULK_LEN, PROTO_MAX_MULTIBULK_LEN, CLIENT_OUTPUT_BUFFER_LIMIT, AOF, APPENDFSYNC,
             SAVE, AUTO_AOF_REWRITE_PERCENTAGE, AUTO_AOF_REWRITE_MIN_SIZE, AOF_LOAD_CORRUPT, REDISTRIBUTE, FEED_ENABLED,
             FEED_BUFFER_SIZE);
 

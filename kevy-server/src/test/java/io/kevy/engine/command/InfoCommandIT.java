@@ -68,7 +68,8 @@ class InfoCommandIT {
         assertThat(server).containsEntry("redis_version", "7.0.15").containsEntry("redis_mode", "standalone")
                 .containsEntry("tcp_port", Integer.toString(oracle.kevy().port())).containsEntry("arch_bits", "64")
                 .containsEntry("process_id", Long.toString(ProcessHandle.current().pid()))
-                .containsEntry("multiplexing_api", io.netty.channel.epoll.Epoll.isAvailable() ? "epoll" : "nio")
+                .containsEntry("multiplexing_api", io.netty.channel.uring.IoUring.isAvailable() ? "io_uring"
+                        : io.netty.channel.epoll.Epoll.isAvailable() ? "epoll" : "nio")
                 .containsEntry("kevy_shards", "2").containsEntry("hz", "10");
         assertThat(server.get("run_id")).matches("[0-9a-f]{40}");
         Map<String, String> memory = fields(info(oracle.kevy().raw(), "memory"));
