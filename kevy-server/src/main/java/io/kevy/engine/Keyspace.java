@@ -28,7 +28,7 @@ public final class Keyspace {
     public static final long NO_EXPIRY = 0;
 
     private final Shard shard;
-    private final Dict<Object> dict = new Dict<>();
+    private final Dict<Object> dict = new Dict<>(KeyspaceNode::new);
     private final Dict<Dict.Node<Object>> expires = new Dict<>();
     private final SplittableRandom random = new SplittableRandom();
     /** Collection values a snapshot in progress is reading; written only after a copy. Null when none. */

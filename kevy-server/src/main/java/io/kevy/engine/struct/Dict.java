@@ -39,16 +39,20 @@ public final class Dict<V> {
     @SuppressWarnings("rawtypes")
     private static final Node[] EMPTY = new Node[0];
 
-    /** A table entry. Identity is stable for the life of the mapping (rehashing relinks, never copies). */
-    public static final class Node<V> {
+    /**
+     * A table entry. Identity is stable for the life of the mapping (rehashing relinks, never copies). An owner
+     * may store its values differently by subclassing it ({@link NodeFactory}); the table itself reads and writes
+     * values only through {@link #value()} and {@link #value(Object)}.
+     */
+    public static class Node<V> {
         final byte[] key;
         final int hash;
-        V value;
+        private V value;
         long aux;
         int meta;
         Node<V> next;
 
-        Node(byte[] key, int hash) {
+        protected Node(byte[] key, int hash) {
             this.key = key;
             this.hash = hash;
         }
@@ -88,13 +92,26 @@ public final class Dict<V> {
         }
     }
 
+    /** Creates the nodes of a table: {@code Node::new}, or an owner's subclass. */
+    @FunctionalInterface
+    public interface NodeFactory<V> {
+        Node<V> create(byte[] key, int hash);
+    }
+
+    private final NodeFactory<V> factory;
     private Node<V>[] t0;
     private Node<V>[] t1;
     private int rehashIdx = -1;
     private int size;
 
-    @SuppressWarnings("unchecked")
     public Dict() {
+        this(Node::new);
+    }
+
+    /** A table whose nodes {@code factory} creates. */
+    @SuppressWarnings("unchecked")
+    public Dict(NodeFactory<V> factory) {
+        this.factory = factory;
         t0 = EMPTY;
     }
 
@@ -134,7 +151,7 @@ public final class Dict<V> {
     /** Returns the value for {@code key}, or null when absent. */
     public V get(byte[] key) {
         Node<V> n = find(key);
-        return n == null ? null : n.value;
+        return n == null ? null : n.value();
     }
 
     public boolean containsKey(byte[] key) {
@@ -144,8 +161,8 @@ public final class Dict<V> {
     /** Maps {@code key} to {@code value}; returns the previous value or null. */
     public V put(byte[] key, V value) {
         Node<V> n = findOrAdd(key);
-        V prev = n.value;
-        n.value = value;
+        V prev = n.value();
+        n.value(value);
         return prev;
     }
 
@@ -175,7 +192,7 @@ public final class Dict<V> {
             rehashStep();
         }
         Node<V>[] t = t1 != null ? t1 : t0;
-        Node<V> n = new Node<>(key, h);
+        Node<V> n = factory.create(key, h);
         int idx = h & (t.length - 1);
         n.next = t[idx];
         t[idx] = n;
