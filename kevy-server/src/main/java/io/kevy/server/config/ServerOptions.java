@@ -34,8 +34,15 @@ public final class ServerOptions {
             "Password clients must AUTH with; empty means none. Never logged.", s -> s);
     public static final ServerOption<Integer> MAXCLIENTS = ServerOption.integer("maxclients", "KEVY_MAXCLIENTS",
             () -> 10000, 1, 1_000_000, "Most simultaneous client connections; more are refused with an error.");
+    /**
+     * Event loops: one per available processor but one (at least one), leaving a core to what is not a loop (the
+     * AOF writer, GC and JIT threads, the kernel's network work), as Redis's io-threads guidance does. On a
+     * 2-core machine with the load generator beside the server, one loop beat two on all four SET/GET targets
+     * of docs/benchmarks.md (two loops also contend for the shard locks).
+     */
     public static final ServerOption<Integer> IO_THREADS = ServerOption.integer("io_threads", "KEVY_IO_THREADS",
-            () -> CPUS, 1, 256, "Netty event loop threads that read, run and answer commands.");
+            () -> Math.max(1, CPUS - 1), 1, 256, "Netty event loop threads that read, run and answer commands. "
+                    + "Default: available processors - 1, at least 1.");
     public static final ServerOption<String> TRANSPORT = ServerOption.oneOf("transport", "KEVY_TRANSPORT", "auto",
             Set.of("auto", "io_uring", "epoll", "nio"), "Netty transport of the event loops: auto picks the first "
                     + "available of io_uring, epoll, nio; a named one that cannot run here refuses to start.");
