@@ -1,6 +1,7 @@
 package io.kevy.engine;
 
 import io.kevy.engine.struct.Dict;
+import io.kevy.engine.struct.InlineStringNode;
 import io.kevy.engine.type.RedisValue;
 import java.util.IdentityHashMap;
 import java.util.SplittableRandom;
@@ -28,7 +29,7 @@ public final class Keyspace {
     public static final long NO_EXPIRY = 0;
 
     private final Shard shard;
-    private final Dict<Object> dict = new Dict<>(KeyspaceNode::new);
+    private final Dict<Object> dict = new Dict<>(InlineStringNode::new);
     private final Dict<Dict.Node<Object>> expires = new Dict<>();
     private final SplittableRandom random = new SplittableRandom();
     /** Collection values a snapshot in progress is reading; written only after a copy. Null when none. */

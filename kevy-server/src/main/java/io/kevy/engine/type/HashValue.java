@@ -4,6 +4,7 @@ import io.kevy.engine.EncodingLimits;
 import io.kevy.engine.ValueType;
 import io.kevy.engine.Verbs;
 import io.kevy.engine.struct.Dict;
+import io.kevy.engine.struct.InlineStringNode;
 import java.util.Arrays;
 import java.util.random.RandomGenerator;
 import java.util.function.BiConsumer;
@@ -168,7 +169,7 @@ public final class HashValue implements RedisValue {
     public HashValue copy() {
         HashValue h = new HashValue();
         if (table != null) {
-            h.table = new Dict<>();
+            h.table = new Dict<>(InlineStringNode::new);
             table.forEach(n -> h.table.put(n.key(), n.value()));
         } else {
             h.pairs = Arrays.copyOf(pairs, Math.max(8, 2 * count));
@@ -213,7 +214,7 @@ public final class HashValue implements RedisValue {
     }
 
     private void convert() {
-        Dict<byte[]> t = new Dict<>();
+        Dict<byte[]> t = new Dict<>(InlineStringNode::new);
         for (int i = 0; i < 2 * count; i += 2) {
             t.put(pairs[i], pairs[i + 1]);
         }

@@ -1,37 +1,36 @@
-package io.kevy.engine;
+package io.kevy.engine.struct;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kevy.engine.struct.Dict;
 import io.kevy.engine.type.HashValue;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The inline small-string storage of keyspace nodes: every length and byte value round-trips unchanged. */
-class KeyspaceNodeTest {
+/** The inline small-string storage of keyspace and hash nodes: every length and byte value round-trips unchanged. */
+class InlineStringNodeTest {
 
-    private static KeyspaceNode node() {
-        return new KeyspaceNode("k".getBytes(StandardCharsets.US_ASCII), 0);
+    private static InlineStringNode<Object> node() {
+        return new InlineStringNode<>("k".getBytes(StandardCharsets.US_ASCII), 0);
     }
 
     @Test
     void everyLengthAroundTheInlineLimitRoundTrips() {
-        for (int len = 0; len <= KeyspaceNode.MAX_INLINE + 2; len++) {
+        for (int len = 0; len <= InlineStringNode.MAX_INLINE + 2; len++) {
             byte[] v = new byte[len];
             for (int i = 0; i < len; i++) {
                 v[i] = (byte) (i % 2 == 0 ? 0xFF - i : 0x80 + i); // high bits set: no sign extension may leak
             }
-            KeyspaceNode n = node();
+            InlineStringNode<Object> n = node();
             n.value(v);
             assertThat((byte[]) n.value()).as("length %d", len).isEqualTo(v);
-            assertThat(n.inline()).as("inline at length %d", len).isEqualTo(len <= KeyspaceNode.MAX_INLINE);
+            assertThat(n.inline()).as("inline at length %d", len).isEqualTo(len <= InlineStringNode.MAX_INLINE);
         }
     }
 
     @Test
     void anInlineValueIsACopyTheCallerCannotChange() {
-        KeyspaceNode n = node();
+        InlineStringNode<Object> n = node();
         byte[] v = "abc".getBytes(StandardCharsets.US_ASCII);
         n.value(v);
         v[0] = 'x';
@@ -43,7 +42,7 @@ class KeyspaceNodeTest {
 
     @Test
     void switchingBetweenInlineLongAndCollectionValuesKeepsOnlyTheLast() {
-        KeyspaceNode n = node();
+        InlineStringNode<Object> n = node();
         assertThat(n.value()).isNull();
         n.value(new byte[0]);
         assertThat((byte[]) n.value()).isEmpty();
@@ -64,9 +63,9 @@ class KeyspaceNodeTest {
     @Test
     void randomValuesInAKeyspaceTableAgreeWithTheirModel() {
         long seed = System.nanoTime();
-        System.out.println("KeyspaceNodeTest.randomValuesInAKeyspaceTableAgreeWithTheirModel seed=" + seed);
+        System.out.println("InlineStringNodeTest.randomValuesInAKeyspaceTableAgreeWithTheirModel seed=" + seed);
         Random rnd = new Random(seed);
-        Dict<Object> dict = new Dict<>(KeyspaceNode::new);
+        Dict<Object> dict = new Dict<>(InlineStringNode::new);
         byte[][] model = new byte[500][];
         for (int op = 0; op < 100_000; op++) {
             int k = rnd.nextInt(model.length);
@@ -77,7 +76,7 @@ class KeyspaceNodeTest {
                 model[k] = null;
                 continue;
             }
-            byte[] v = new byte[rnd.nextInt(rnd.nextBoolean() ? KeyspaceNode.MAX_INLINE + 1 : 64)];
+            byte[] v = new byte[rnd.nextInt(rnd.nextBoolean() ? InlineStringNode.MAX_INLINE + 1 : 64)];
             rnd.nextBytes(v);
             Object prev = dict.put(key, v.clone());
             assertThat((byte[]) prev).as("op %d", op).isEqualTo(model[k]);
