@@ -55,6 +55,8 @@ public final class FeedBacklog implements EffectListener {
     private final Shard shard;
     private final long budget;
     private final int chunkSize;
+    /** log2 of {@link #chunkSize}: addresses split into chunk and position with a shift and a mask. */
+    private final int chunkShift;
     private final Set<Runnable> waiters = ConcurrentHashMap.newKeySet();
     private final AtomicInteger blockedReaders = new AtomicInteger();
 
@@ -81,11 +83,18 @@ public final class FeedBacklog implements EffectListener {
         this(shard, budget, chunkSizeFor(budget));
     }
 
-    /** As the public constructor with an explicit chunk size (tests: small chunks to exercise wrap-around). */
+    /**
+     * As the public constructor with an explicit chunk size, a power of two (tests: small chunks to exercise
+     * wrap-around).
+     */
     FeedBacklog(Shard shard, long budget, int chunkSize) {
+        if (Integer.bitCount(chunkSize) != 1) {
+            throw new IllegalArgumentException("chunk size must be a power of two: " + chunkSize);
+        }
         this.shard = shard;
         this.budget = budget;
         this.chunkSize = chunkSize;
+        this.chunkShift = Integer.numberOfTrailingZeros(chunkSize);
         shard.lock().lock();
         try {
             this.firstOffset = shard.nextOffset();
@@ -144,7 +153,7 @@ public final class FeedBacklog implements EffectListener {
         int end = encode(chunk, writePos, offset, frame);
         assert end - writePos == n;
         int slot = (head + count) & (addr.length - 1);
-        addr[slot] = lastChunk * chunkSize + writePos;
+        addr[slot] = (lastChunk << chunkShift) + writePos;
         len[slot] = n;
         writePos = end;
         count++;
@@ -233,7 +242,7 @@ public final class FeedBacklog implements EffectListener {
         count--;
         firstOffset++;
         evicted++;
-        releaseChunksBefore(count == 0 ? lastChunk : addr[head] / chunkSize);
+        releaseChunksBefore(count == 0 ? lastChunk : addr[head] >>> chunkShift);
     }
 
     private void grow() {
@@ -322,14 +331,14 @@ public final class FeedBacklog implements EffectListener {
                 ends[i++] = p + runLen;
                 while (i < n) {
                     int s2 = (first + i) & mask;
-                    if (addr[s2] != a + runLen || addr[s2] / chunkSize != a / chunkSize) {
+                    if (addr[s2] != a + runLen || addr[s2] >>> chunkShift != a >>> chunkShift) {
                         break;
                     }
                     runLen += len[s2];
                     ends[i++] = p + runLen;
                 }
-                byte[] chunk = chunks[(int) (a / chunkSize) & (chunks.length - 1)];
-                System.arraycopy(chunk, (int) (a % chunkSize), data, p, runLen);
+                byte[] chunk = chunks[(int) (a >>> chunkShift) & (chunks.length - 1)];
+                System.arraycopy(chunk, (int) (a & (chunkSize - 1)), data, p, runLen);
                 p += runLen;
             }
             return new Snapshot(Status.FRAMES, gen, next, from, n, data, ends);
