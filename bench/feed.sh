@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The change feed's costs (issue 10), one line per figure:
 #   (a) overhead: SET requests/s of kevy with the feed on vs off (AOF off in both, so only the feed differs),
-#       redis-benchmark against two servers alternating A B A B, medians, ratio on/off, 50 clients, -P 1 and 16;
+#       redis-benchmark against two servers alternating A B A B, medians, ratio on/off, 50 clients, -P 1 and 16,
+#       after 5M unmeasured SETs per server that fill the feed server's backlog (the steady state);
 #   (b) drain: frames/s one reader takes from a full backlog at COUNT 4096, remote (FEED.READ against a server
 #       process) and embedded (io.kevy.embedded.Store), raw reads and through a FeedConsumer;
 #   (c) latency: a write's acknowledgement to the FeedConsumer handler, p50/p99/p99.9 at 1k, 10k and 50k
@@ -20,11 +21,11 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
-CSV=0; ROUNDS=4; REQUESTS=200000; FRAMES=1000000; SECONDS_PER=5; RATES="1000,10000,50000"; MODES="block,poll"; ONLY=""
+CSV=0; ROUNDS=4; REQUESTS=200000; WARMUP=5000000; FRAMES=1000000; SECONDS_PER=5; RATES="1000,10000,50000"; MODES="block,poll"; ONLY=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --csv) CSV=1 ;;
-    --quick) ROUNDS=2; REQUESTS=100000; FRAMES=200000; SECONDS_PER=2 ;;
+    --quick) ROUNDS=2; REQUESTS=100000; WARMUP=500000; FRAMES=200000; SECONDS_PER=2 ;;
     --only) ONLY="$2"; shift ;;
     --rounds) ROUNDS="$2"; shift ;;
     --requests) REQUESTS="$2"; shift ;;
@@ -58,6 +59,12 @@ if want overhead; then
   say "(a) feed overhead, load $(load1)"
   off=$(free_port); start_kevy "$off" --no-aof; off_pid=$LAST_PID
   on=$(free_port); start_kevy "$on" --no-aof --feed; on_pid=$LAST_PID
+  # warm-up, not measured: the JIT compiles the write path, and the feed server's backlog fills to its budget
+  # (64mb per shard, ~1.9M SET frames each), so the rounds measure the steady state: a backlog that evicts
+  # its oldest frames and reuses its chunks, rather than one growing into heap pages touched for the first time
+  for port in "$off" "$on"; do
+    redis-benchmark -p "$port" -c 50 -n "$WARMUP" -r 100000 -P 16 -d 3 -t set -q >/dev/null 2>&1
+  done
   for pipe in 1 16; do
     : >"$WORK/off.txt"; : >"$WORK/on.txt"
     for _ in $(seq 1 "$ROUNDS"); do
