@@ -7,8 +7,9 @@
 #
 # Usage: bench/compare.sh [--help] [--csv] [--rounds N] [--requests N] [--tests set,get] [--pipelines "1 16"]
 #                         [--aof off|everysec|always] [NAME=JAR[,JVM-OPTION...]...]
-#   NAME=JAR    a kevy-server jar to measure under NAME; JVM options may follow after commas, e.g.
-#               par=kevy-server/target/kevy-server.jar,-XX:+UseParallelGC
+#   NAME=JAR    a kevy-server jar to measure under NAME; JVM options and KEVY_* settings may follow after
+#               commas, e.g. par=kevy-server/target/kevy-server.jar,-XX:+UseParallelGC or
+#               two=kevy-server/target/kevy-server.jar,KEVY_IO_THREADS=2,KEVY_TRANSPORT=epoll
 #               Without variants: the current build (kevy-server/target/kevy-server.jar) as "kevy".
 #   --rounds    rounds of all variants in turn (default 3); --requests per run (default 200000)
 #   --csv       machine-readable lines: name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis
@@ -44,12 +45,19 @@ fi
 
 NAMES=(); PORTS=(); PIDS=()
 for spec in "${SPECS[@]}"; do
-  name="${spec%%=*}"; rest="${spec#*=}"; jar="${rest%%,*}"; opts=""
-  [[ "$rest" == *,* ]] && opts="${rest#*,}" && opts="${opts//,/ }"
+  name="${spec%%=*}"; rest="${spec#*=}"; jar="${rest%%,*}"; opts=""; settings=()
+  if [[ "$rest" == *,* ]]; then
+    IFS=, read -r -a items <<<"${rest#*,}"
+    for item in "${items[@]}"; do
+      if [[ "$item" =~ ^KEVY_[A-Z0-9_]+= ]]; then settings+=("$item"); else opts="$opts $item"; fi
+    done
+  fi
   [[ -f "$jar" ]] || { echo "compare.sh: $name: no such jar $jar" >&2; exit 2; }
   port=$(free_port)
   aof_args=(--appendfsync "$AOF"); [[ "$AOF" == off ]] && aof_args=(--no-aof)
+  for kv in "${settings[@]}"; do export "${kv?}"; done
   KEVY_JAR="$(readlink -f "$jar")" SERVER_JAVA_OPTS="$SERVER_JAVA_OPTS $opts" start_kevy "$port" --feed "${aof_args[@]}"
+  for kv in "${settings[@]}"; do unset "${kv%%=*}"; done
   NAMES+=("$name"); PORTS+=("$port"); PIDS+=("$LAST_PID")
 done
 REF=""
