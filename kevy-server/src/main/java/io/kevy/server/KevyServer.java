@@ -90,7 +90,8 @@ public final class KevyServer implements AutoCloseable, Host {
      * Builds the engine and binds the listening socket.
      *
      * @throws InterruptedException when interrupted while binding
-     * @throws io.netty.channel.ChannelException (or another runtime exception) when the address is in use
+     * @throws java.net.BindException naming the address and the cause when it cannot listen (in use, not a local
+     *     address)
      */
     public static KevyServer start(ServerConfig config) throws InterruptedException, java.io.IOException {
         KevyServer s = new KevyServer(config);
@@ -128,7 +129,7 @@ public final class KevyServer implements AutoCloseable, Host {
         return persistence;
     }
 
-    private void bind() throws InterruptedException {
+    private void bind() throws InterruptedException, java.net.BindException {
         transport = Transport.select(config.get(ServerOptions.TRANSPORT));
         group = new MultiThreadIoEventLoopGroup(config.get(ServerOptions.IO_THREADS), transport.ioHandlerFactory());
         ServerBootstrap b = new ServerBootstrap()
@@ -147,7 +148,18 @@ public final class KevyServer implements AutoCloseable, Host {
                         ch.pipeline().addLast("client", new ClientHandler(KevyServer.this));
                     }
                 });
-        serverChannel = b.bind(config.get(ServerOptions.BIND), config.get(ServerOptions.PORT)).sync().channel();
+        String host = config.get(ServerOptions.BIND);
+        int port = config.get(ServerOptions.PORT);
+        try {
+            serverChannel = b.bind(host, port).sync().channel();
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) { // Netty rethrows the transport's bind error (an IOException) unchecked
+            java.net.BindException named = new java.net.BindException("cannot listen on " + host + ":" + port + ": "
+                    + e.getMessage());
+            named.initCause(e);
+            throw named;
+        }
         engine.startCron();
         log.debug("transport: {}", transport.apiName());
     }

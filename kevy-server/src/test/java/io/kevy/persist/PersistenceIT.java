@@ -99,6 +99,8 @@ class PersistenceIT {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
                 java.net.InetAddress.getByName("127.0.0.1"))) {
             assertThatThrownBy(() -> start(c -> c.with(ServerOptions.PORT, taken.getLocalPort())))
+                    .isInstanceOf(java.net.BindException.class)
+                    .hasMessageStartingWith("cannot listen on 127.0.0.1:" + taken.getLocalPort() + ": ")
                     .hasMessageContaining("Address already in use");
         }
         assertThat(Files.exists(dir.resolve("feed-0.meta"))).as("marker written back").isTrue();
