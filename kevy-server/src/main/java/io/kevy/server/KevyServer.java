@@ -249,7 +249,7 @@ public final class KevyServer implements AutoCloseable, Host {
         outputBytes.add(bytes);
     }
 
-    /** A one-line description for the start log: address, shards, dir, persistence and feed state. */
+    /** A one-line description for the start log: address, shards, event loops and transport, dir, persistence, feed. */
     public String describe() {
         String persistence = config.get(ServerOptions.AOF)
                 ? "aof(appendfsync " + config.get(ServerOptions.APPENDFSYNC) + ")" : "no aof";
@@ -257,6 +257,7 @@ public final class KevyServer implements AutoCloseable, Host {
                 ? "on (" + Sizes.format(config.get(ServerOptions.FEED_BUFFER_SIZE)) + " per shard)" : "off";
         return "listening on " + config.get(ServerOptions.BIND) + ":" + port()
                 + ", shards=" + engine.shardCount()
+                + ", io_threads=" + config.get(ServerOptions.IO_THREADS) + " (" + transport.apiName() + ")"
                 + ", dir=" + config.get(ServerOptions.DIR)
                 + ", persistence=" + persistence
                 + ", feed=" + feed

@@ -23,7 +23,9 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "server", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Run kevy-server, a Redis-compatible server with a change feed.",
-        footer = "%nEvery option also reads KEVY_<NAME> from the environment (e.g. KEVY_PORT); see docs/operations.md.")
+        footer = {"%nEvery option also reads KEVY_<NAME> from the environment (e.g. KEVY_PORT).",
+            "Settings without a flag (io_threads, transport, hz, maxclients, limits, ...)",
+            "are read from KEVY_<NAME> or the TOML file; docs/operations.md lists them all."})
 public final class ServerCommand implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger(ServerCommand.class);
 

@@ -56,7 +56,8 @@ class ServerMainIT {
             p.destroy(); // SIGTERM
             assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
             String out = Files.readString(dir.resolve("out.log"), StandardCharsets.UTF_8);
-            assertThat(out).contains("listening on 127.0.0.1:" + port).contains("shards=3")
+            assertThat(out).contains("listening on 127.0.0.1:" + port).contains("shards=3").containsPattern(
+                    "io_threads=\\d+ \\((io_uring|epoll|nio)\\)")
                     .contains("persistence=no aof").contains("feed=off").contains("kevy-server stopped");
             assertThat(p.exitValue()).isIn(0, 143);
         } finally {
