@@ -85,15 +85,19 @@ class ProtocolIT {
     @Test
     void pipelineOfTenThousandCommandsAnswersInOrder() {
         try (TestServer server = TestServer.start()) {
-            RawClient c = server.raw();
-            ByteArrayOutputStream wire = new ByteArrayOutputStream();
-            for (int i = 0; i < 10_000; i++) {
-                wire.writeBytes(RawClient.encode("INCR".getBytes(), "counter".getBytes()));
-            }
-            c.send(wire.toByteArray());
-            for (int i = 1; i <= 10_000; i++) {
-                assertThat(c.readReply()).isEqualTo(":" + i + "\r\n");
-            }
+            assertPipelineAnswersInOrder(server.raw(), 10_000);
+        }
+    }
+
+    /** Sends {@code n} INCRs in one write and checks every reply, in order (also run per transport). */
+    static void assertPipelineAnswersInOrder(RawClient c, int n) {
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        for (int i = 0; i < n; i++) {
+            wire.writeBytes(RawClient.encode("INCR".getBytes(), "counter".getBytes()));
+        }
+        c.send(wire.toByteArray());
+        for (int i = 1; i <= n; i++) {
+            assertThat(c.readReply()).isEqualTo(":" + i + "\r\n");
         }
     }
 
@@ -111,30 +115,38 @@ class ProtocolIT {
     }
 
     @Test
-    void aClientThatDoesNotReadIsPausedAndGetsEveryReplyWhenItReads() throws Exception {
+    void aClientThatDoesNotReadIsPausedAndGetsEveryReplyWhenItReads() {
         try (TestServer server = TestServer.start()) {
-            RawClient other = server.raw();
-            assertThat(other.call("SET", "big", "x".repeat(1 << 20))).isEqualTo("+OK\r\n");
-            long before = outputBytes(other);
-            RawClient hog = server.raw();
-            int gets = 64;
-            ByteArrayOutputStream wire = new ByteArrayOutputStream();
-            for (int i = 0; i < gets; i++) {
-                wire.writeBytes(RawClient.encode("GET".getBytes(), "big".getBytes()));
-            }
-            hog.send(wire.toByteArray());
-            // 64 MB of replies are due; the server stops reading the hog once its socket is full, so what it
-            // has written out stays far below that while the hog does not read, and others are served.
-            org.awaitility.Awaitility.await().during(java.time.Duration.ofMillis(500))
-                    .atMost(java.time.Duration.ofSeconds(5))
-                    .until(() -> outputBytes(other) - before < 32L << 20);
-            assertThat(other.call("PING")).isEqualTo("+PONG\r\n");
-            String expected = "$" + (1 << 20) + "\r\n" + "x".repeat(1 << 20) + "\r\n";
-            for (int i = 0; i < gets; i++) {
-                assertThat(hog.readReply()).as("reply %d", i).isEqualTo(expected);
-            }
-            assertThat(hog.call("PING")).isEqualTo("+PONG\r\n");
+            assertNonReaderIsPausedAndServedInFull(server);
         }
+    }
+
+    /**
+     * A client pipelines 64 GETs of a 1 MB value and does not read: the server stops reading it once its socket
+     * is full, serves others meanwhile, and delivers every reply when it reads (also run per transport).
+     */
+    static void assertNonReaderIsPausedAndServedInFull(TestServer server) {
+        RawClient other = server.raw();
+        assertThat(other.call("SET", "big", "x".repeat(1 << 20))).isEqualTo("+OK\r\n");
+        long before = outputBytes(other);
+        RawClient hog = server.raw();
+        int gets = 64;
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        for (int i = 0; i < gets; i++) {
+            wire.writeBytes(RawClient.encode("GET".getBytes(), "big".getBytes()));
+        }
+        hog.send(wire.toByteArray());
+        // 64 MB of replies are due; the server stops reading the hog once its socket is full, so what it
+        // has written out stays far below that while the hog does not read, and others are served.
+        org.awaitility.Awaitility.await().during(java.time.Duration.ofMillis(500))
+                .atMost(java.time.Duration.ofSeconds(5))
+                .until(() -> outputBytes(other) - before < 32L << 20);
+        assertThat(other.call("PING")).isEqualTo("+PONG\r\n");
+        String expected = "$" + (1 << 20) + "\r\n" + "x".repeat(1 << 20) + "\r\n";
+        for (int i = 0; i < gets; i++) {
+            assertThat(hog.readReply()).as("reply %d", i).isEqualTo(expected);
+        }
+        assertThat(hog.call("PING")).isEqualTo("+PONG\r\n");
     }
 
     @Test

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.kevy.server.config.ServerOptions;
 import io.kevy.testing.RawClient;
 import io.kevy.testing.TestServer;
-import java.io.ByteArrayOutputStream;
-import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,14 +25,7 @@ class TransportIT {
         try (TestServer server = TestServer.start(ServerOptions.TRANSPORT, name)) {
             RawClient c = server.raw();
             assertThat(c.call("INFO", "server")).contains("multiplexing_api:" + name + "\r\n");
-            ByteArrayOutputStream wire = new ByteArrayOutputStream();
-            for (int i = 0; i < 10_000; i++) {
-                wire.writeBytes(RawClient.encode("INCR".getBytes(), "counter".getBytes()));
-            }
-            c.send(wire.toByteArray());
-            for (int i = 1; i <= 10_000; i++) {
-                assertThat(c.readReply()).isEqualTo(":" + i + "\r\n");
-            }
+            ProtocolIT.assertPipelineAnswersInOrder(c, 10_000);
 
             RawClient blocked = server.raw();
             blocked.send("*3\r\n$5\r\nBLPOP\r\n$4\r\nlist\r\n$1\r\n0\r\n*1\r\n$4\r\nPING\r\n");
@@ -51,25 +42,7 @@ class TransportIT {
     void aClientThatDoesNotReadIsPausedOnEveryTransport(String name) {
         assumeTrue(available(name), name + " is not available here");
         try (TestServer server = TestServer.start(ServerOptions.TRANSPORT, name)) {
-            RawClient other = server.raw();
-            assertThat(other.call("SET", "big", "x".repeat(1 << 20))).isEqualTo("+OK\r\n");
-            long before = ProtocolIT.outputBytes(other);
-            RawClient hog = server.raw();
-            int gets = 64;
-            ByteArrayOutputStream wire = new ByteArrayOutputStream();
-            for (int i = 0; i < gets; i++) {
-                wire.writeBytes(RawClient.encode("GET".getBytes(), "big".getBytes()));
-            }
-            hog.send(wire.toByteArray());
-            // 64 MB of replies are due; the hog's socket fills and the server stops reading it, serving others
-            Awaitility.await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
-                    .until(() -> ProtocolIT.outputBytes(other) - before < 32L << 20);
-            assertThat(other.call("PING")).isEqualTo("+PONG\r\n");
-            String expected = "$" + (1 << 20) + "\r\n" + "x".repeat(1 << 20) + "\r\n";
-            for (int i = 0; i < gets; i++) {
-                assertThat(hog.readReply()).as("reply %d", i).isEqualTo(expected);
-            }
-            assertThat(hog.call("PING")).isEqualTo("+PONG\r\n");
+            ProtocolIT.assertNonReaderIsPausedAndServedInFull(server);
         }
     }
 
