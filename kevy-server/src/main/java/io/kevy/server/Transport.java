@@ -11,6 +11,7 @@ import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * The Netty transport the server's event loops use (the {@code transport} setting). {@code io_uring} and
@@ -22,62 +23,26 @@ import java.util.Locale;
  * <p>Its {@link #apiName()} is INFO server's {@code multiplexing_api}. Immutable and thread-safe.
  */
 enum Transport {
-    IO_URING("io_uring") {
-        @Override
-        Throwable unavailabilityCause() {
-            return IoUring.unavailabilityCause();
-        }
-
-        @Override
-        IoHandlerFactory ioHandlerFactory() {
-            return IoUringIoHandler.newFactory();
-        }
-
-        @Override
-        Class<? extends ServerSocketChannel> serverChannelClass() {
-            return IoUringServerSocketChannel.class;
-        }
-    },
-    EPOLL("epoll") {
-        @Override
-        Throwable unavailabilityCause() {
-            return Epoll.unavailabilityCause();
-        }
-
-        @Override
-        IoHandlerFactory ioHandlerFactory() {
-            return EpollIoHandler.newFactory();
-        }
-
-        @Override
-        Class<? extends ServerSocketChannel> serverChannelClass() {
-            return EpollServerSocketChannel.class;
-        }
-    },
-    NIO("nio") {
-        @Override
-        Throwable unavailabilityCause() {
-            return null;
-        }
-
-        @Override
-        IoHandlerFactory ioHandlerFactory() {
-            return NioIoHandler.newFactory();
-        }
-
-        @Override
-        Class<? extends ServerSocketChannel> serverChannelClass() {
-            return NioServerSocketChannel.class;
-        }
-    };
+    IO_URING("io_uring", IoUring::unavailabilityCause, IoUringIoHandler::newFactory,
+            IoUringServerSocketChannel.class),
+    EPOLL("epoll", Epoll::unavailabilityCause, EpollIoHandler::newFactory, EpollServerSocketChannel.class),
+    NIO("nio", () -> null, NioIoHandler::newFactory, NioServerSocketChannel.class);
 
     /** The {@code transport} setting that picks the first available transport (the default). */
     static final String AUTO = "auto";
 
     private final String apiName;
+    // suppliers, not values: a native transport's classes load its library only when first asked
+    private final Supplier<Throwable> unavailabilityCause;
+    private final Supplier<IoHandlerFactory> ioHandlerFactory;
+    private final Class<? extends ServerSocketChannel> serverChannelClass;
 
-    Transport(String apiName) {
+    Transport(String apiName, Supplier<Throwable> unavailabilityCause, Supplier<IoHandlerFactory> ioHandlerFactory,
+              Class<? extends ServerSocketChannel> serverChannelClass) {
         this.apiName = apiName;
+        this.unavailabilityCause = unavailabilityCause;
+        this.ioHandlerFactory = ioHandlerFactory;
+        this.serverChannelClass = serverChannelClass;
     }
 
     /** The setting's spelling and INFO's {@code multiplexing_api}: {@code io_uring}, {@code epoll}, {@code nio}. */
@@ -86,11 +51,18 @@ enum Transport {
     }
 
     /** Why this transport cannot run here (missing native library, kernel, seccomp), or null when it can. */
-    abstract Throwable unavailabilityCause();
+    Throwable unavailabilityCause() {
+        return unavailabilityCause.get();
+    }
 
-    abstract IoHandlerFactory ioHandlerFactory();
+    /** A new I/O handler factory for the event loops. */
+    IoHandlerFactory ioHandlerFactory() {
+        return ioHandlerFactory.get();
+    }
 
-    abstract Class<? extends ServerSocketChannel> serverChannelClass();
+    Class<? extends ServerSocketChannel> serverChannelClass() {
+        return serverChannelClass;
+    }
 
     boolean isAvailable() {
         return unavailabilityCause() == null;
