@@ -317,9 +317,9 @@ public final class SkipList {
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
             rank[i] = i == level - 1 ? 0 : rank[i + 1];
-            while (x.next(i) != null && before(x.next(i), score, member)) {
+            for (Node f = x.next(i); f != null && before(f, score, member); f = x.next(i)) {
                 rank[i] += x.span(i);
-                x = x.next(i);
+                x = f;
             }
             update[i] = x;
         }
@@ -356,8 +356,8 @@ public final class SkipList {
     private void seek(double score, byte[] member, Node[] update) {
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next(i) != null && before(x.next(i), score, member)) {
-                x = x.next(i);
+            for (Node f = x.next(i); f != null && before(f, score, member); f = x.next(i)) {
+                x = f;
             }
             update[i] = x;
         }
@@ -423,10 +423,10 @@ public final class SkipList {
         Node x = header;
         long rank = 0;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next(i) != null && (x.next(i).score < score || (x.next(i).score == score
-                    && Arrays.compareUnsigned(x.next(i).member, member) <= 0))) {
+            for (Node f = x.next(i); f != null && (f.score < score || (f.score == score
+                    && Arrays.compareUnsigned(f.member, member) <= 0)); f = x.next(i)) {
                 rank += x.span(i);
-                x = x.next(i);
+                x = f;
             }
             if (x != header && x.score == score && Arrays.equals(x.member, member)) {
                 return rank - 1;
@@ -449,9 +449,9 @@ public final class SkipList {
         long traversed = 0;
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next(i) != null && traversed + x.span(i) <= target) {
+            for (Node f = x.next(i); f != null && traversed + x.span(i) <= target; f = x.next(i)) {
                 traversed += x.span(i);
-                x = x.next(i);
+                x = f;
             }
             if (traversed == target) {
                 return x;
@@ -471,8 +471,8 @@ public final class SkipList {
     private Node lastBelow(Range r, Node[] update) {
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next(i) != null && !r.gteMin(x.next(i))) {
-                x = x.next(i);
+            for (Node f = x.next(i); f != null && !r.gteMin(f); f = x.next(i)) {
+                x = f;
             }
             if (update != null) {
                 update[i] = x;
@@ -500,8 +500,8 @@ public final class SkipList {
         }
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next(i) != null && r.lteMax(x.next(i))) {
-                x = x.next(i);
+            for (Node f = x.next(i); f != null && r.lteMax(f); f = x.next(i)) {
+                x = f;
             }
         }
         return x != header && r.gteMin(x) ? x : null;
@@ -537,9 +537,9 @@ public final class SkipList {
         long traversed = 0;
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next(i) != null && traversed + x.span(i) <= start) {
+            for (Node f = x.next(i); f != null && traversed + x.span(i) <= start; f = x.next(i)) {
                 traversed += x.span(i);
-                x = x.next(i);
+                x = f;
             }
             update[i] = x;
         }
