@@ -159,10 +159,6 @@ final class ZSetCommands {
     }
 
     private static int flag(Call c, int i) {
-        int len = c.arg(i).length;
-        if (len != 2 && len != 4) { // every option is 2 letters but INCR: a score is rarely either
-            return 0;
-        }
         if (c.argIs(i, "nx")) {
             return NX;
         } else if (c.argIs(i, "xx")) {
