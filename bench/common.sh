@@ -1,5 +1,8 @@
-# Helpers shared by every bench script (sourced, not run; callers set ROOT): argument checks, and rebuilding a
-# jar when a source it depends on is newer.
+# Helpers shared by every bench script (sourced, not run; callers set ROOT): the --help text, argument checks,
+# and rebuilding a jar when a source it depends on is newer.
+
+# usage: prints the calling script's header comment (line 2 up to `set -euo pipefail`) as its --help
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
 # need_value SCRIPT OPTION "$@": fails with a one-line message when OPTION has no value after it
 need_value() { [[ $# -ge 4 && "$4" != --* ]] || { echo "$1: $2 needs a value (see --help)" >&2; exit 2; }; }

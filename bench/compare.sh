@@ -16,8 +16,10 @@
 # A jar of an older commit: git stash (or worktree), ./mvnw -q -o -DskipTests -DskipITs package -pl kevy-server -am,
 # cp kevy-server/target/kevy-server.jar /tmp/before.jar. Needs redis-benchmark; Redis is skipped when missing.
 set -euo pipefail
-for a in "$@"; do [[ "$a" == -h || "$a" == --help ]] && { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0; }; done
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=bench/common.sh
+source "$ROOT/bench/common.sh"
+for a in "$@"; do [[ "$a" == -h || "$a" == --help ]] && { usage; exit 0; }; done
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"
 

@@ -19,7 +19,8 @@
 # Needs: java 17, redis-benchmark and redis-cli (Debian redis-tools).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+# shellcheck source=bench/common.sh
+source "$ROOT/bench/common.sh"
 
 CSV=0; ROUNDS=4; REQUESTS=200000; WARMUP=5000000; FRAMES=1000000; SECONDS_PER=5; RATES="1000,10000,50000"; MODES="block,poll"; ONLY=""
 while [[ $# -gt 0 ]]; do

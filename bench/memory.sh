@@ -13,7 +13,8 @@
 # Needs: java 17 (jcmd), redis-cli, redis-server, awk.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+# shellcheck source=bench/common.sh
+source "$ROOT/bench/common.sh"
 
 CSV=0; STRINGS=1000000; HASHES=100000
 while [[ $# -gt 0 ]]; do

@@ -11,7 +11,8 @@
 #      (e.g. -XX:StartFlightRecording=filename=x.jfr,settings=profile).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+# shellcheck source=bench/common.sh
+source "$ROOT/bench/common.sh"
 
 CSV=0; KEYS=1000000; OTHERS=1000000
 while [[ $# -gt 0 ]]; do

@@ -22,7 +22,7 @@ source "$ROOT/bench/common.sh"
 CSV=0; QUICK=0; ROUNDS=5; REQUESTS=200000; ONLY_AOF=""; ONLY_FEED=""; ONLY_TESTS=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) usage; exit 0 ;;
     --csv) CSV=1 ;;
     --quick) QUICK=1; ROUNDS=1 ;;
     --rounds) need_value resp.sh "$1" "$@"; ROUNDS="$2"; shift ;;
