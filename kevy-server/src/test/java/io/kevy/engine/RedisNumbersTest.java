@@ -23,6 +23,11 @@ class RedisNumbersTest {
                 assertThat(RedisNumbers.digits(x)).as("%d", x).isEqualTo(Long.toString(x).length());
             }
         }
+        for (int k = 0; k < 63; k++) {  // the estimate works from the bit length: every bit-length boundary
+            for (long x : new long[] {(1L << k) - 1, 1L << k, (1L << k) + 1}) {
+                assertThat(RedisNumbers.digits(x)).as("%d", x).isEqualTo(Long.toString(x).length());
+            }
+        }
         assertThat(RedisNumbers.digits(Long.MAX_VALUE)).isEqualTo(19);
     }
 
