@@ -4,22 +4,13 @@ import io.kevy.engine.FrameKeys;
 import java.util.Arrays;
 
 /**
- * Reads a frame back from the RESP encoding the backlog stores ({@code *2\r\n:<offset>\r\n*<argc>\r\n} then
- * {@code $<len>\r\n<arg>\r\n} per argument, {@link FeedBacklog#frameSize}): the argument count, the bounds of
+ * Reads a frame back from the RESP encoding the backlog stores ({@code *<argc>\r\n} then
+ * {@code $<len>\r\n<arg>\r\n} per argument, {@link FeedBacklog}'s storage): the argument count, the bounds of
  * argument {@code i}, and the decoded argv. The bytes were written by {@link FeedBacklog}, so nothing is
  * validated. Static methods only; thread-safe.
  */
 final class EncodedFrame {
     private EncodedFrame() {
-    }
-
-    /** The position of the argument count ({@code *<argc>}'s digits) of the frame at {@code p}. */
-    private static int argcAt(byte[] b, int p) {
-        p += 5;                        // "*2\r\n:"
-        while (b[p] != '\r') {
-            p++;
-        }
-        return p + 3;                  // "\r\n*"
     }
 
     /** Parses the decimal number at {@code p} up to its CR; returns it, and the position after the CRLF via {@code next[0]}. */
@@ -35,7 +26,7 @@ final class EncodedFrame {
     /** Decodes the frame at {@code p} into new arrays. */
     static byte[][] argv(byte[] b, int p) {
         int[] next = new int[1];
-        int argc = (int) number(b, argcAt(b, p), next);
+        int argc = (int) number(b, p + 1, next);        // the digits after '*'
         byte[][] argv = new byte[argc][];
         int q = next[0];
         for (int i = 0; i < argc; i++) {
@@ -53,7 +44,7 @@ final class EncodedFrame {
      */
     static long singleKey(byte[] b, int p) {
         int[] next = new int[1];
-        long argc = number(b, argcAt(b, p), next);
+        long argc = number(b, p + 1, next);        // the digits after '*'
         if (argc < 2) {
             return -1;
         }

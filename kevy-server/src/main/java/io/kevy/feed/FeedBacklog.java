@@ -10,19 +10,27 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The in-memory backlog of one shard's stream (feed contract §6): a ring of the most recent frames, sized by
- * the RESP encoding of each frame ({@link #frameSize}).
+ * the RESP encoding of each frame ({@link #frameSize}), the budget counted in those sizes.
  *
  * <p><b>Design note.</b>
  * <ul>
- *   <li><i>Storage.</i> Each frame is stored as the RESP encoding FEED.READ sends ({@code *2 [:offset, *argv]},
- *       exactly {@link #frameSize} bytes) in large {@code byte[]} chunks ({@link #chunkSizeFor}: 4 MiB at the
- *       default budget, allocated by G1 as humongous objects in the old generation), with a primitive index per
- *       retained offset (a {@code long[]} of addresses {@code chunkSeq * chunkSize + pos} and an {@code int[]}
- *       of lengths). A frame never spans chunks: when it does not fit in the rest of the current chunk, a new
- *       chunk starts; a frame larger than a chunk gets a chunk of its own size. Appending allocates nothing per
- *       frame, so young collections have nothing of the backlog to copy (issue 10's feed overhead). Chunks are
- *       released once no retained frame lies in them, one kept as a spare for the next; the memory held is the
- *       budget plus at most about two chunks and the unused tails of chunks.</li>
+ *   <li><i>Storage.</i> Each frame is stored as the RESP encoding of its argv ({@code *<argc>} then
+ *       {@code $<len> <arg>} per argument), in large {@code byte[]} chunks ({@link #chunkSizeFor}: 4 MiB at the
+ *       default budget, allocated by G1 as humongous objects in the old generation). A frame never spans
+ *       chunks: when it does not fit in the rest of the current chunk, a new chunk starts at position 0; a
+ *       frame larger than a chunk gets a chunk of its own size. The index is one {@code int} per retained frame,
+ *       where it ends in its chunk, plus the offset of the first frame of each chunk; a frame starts where the
+ *       previous one ended, at 0 when it is the first of its chunk, or at {@code headStart} when it is the
+ *       oldest retained. Appending allocates nothing per frame, so young collections have nothing of the
+ *       backlog to copy; and it touches 4 bytes of index per frame, not 12 (an address and a length): the
+ *       index streams through the caches like the chunks do, and at a million frames/s that traffic, not the
+ *       encoding, is most of what the feed costs a write (issue 10). Chunks are released once no retained
+ *       frame lies in them, one kept as a spare for the next; the memory held is the budget plus at most about
+ *       two chunks and the unused tails of chunks. The {@code *2 :<offset>} header of FEED.READ's frame is not
+ *       stored (the offset is the frame's position in the ring); readers write it, and the accounting adds it
+ *       back ({@link #headerSize}), so {@code bytes} and eviction follow the contract's sizes exactly while the
+ *       memory held is smaller by the header (15 of the 62 bytes of a {@code SET} of a 16-byte key at
+ *       offset 10M).</li>
  *   <li><i>Locking.</i> The ring is guarded by the shard's lock: {@link #onEffect} and {@link #onStreamReset}
  *       run under it (the shard calls them from {@code emit} / {@code resetStream}), and readers take it only
  *       in {@link #snapshot}, long enough to check the cursor and copy the frames' <em>bytes</em> out (one
@@ -55,26 +63,26 @@ public final class FeedBacklog implements EffectListener {
     private final Shard shard;
     private final long budget;
     private final int chunkSize;
-    /** log2 of {@link #chunkSize}: addresses split into chunk and position with a shift and a mask. */
-    private final int chunkShift;
     private final Set<Runnable> waiters = ConcurrentHashMap.newKeySet();
     private final AtomicInteger blockedReaders = new AtomicInteger();
 
     /** Chunk {@code seq} is {@code chunks[seq & (chunks.length - 1)]} for seq in [firstChunk, lastChunk]. */
     private byte[][] chunks = new byte[4][];
+    /** Indexed like {@link #chunks}: the offset of the frame written at position 0 of the chunk. */
+    private long[] chunkFirst = new long[4];
     private long firstChunk;
     private long lastChunk = -1;
     private int writePos;
     /** One released chunk of {@code chunkSize} kept for the next one, so a full ring allocates none. */
     private byte[] spare;
 
-    /** Per retained frame, ring-indexed like the old frame ring: its address (chunk seq * chunkSize + pos). */
-    private long[] addr = new long[INITIAL_CAPACITY];
-    /** Per retained frame: its encoded length (= {@link #frameSize}). */
-    private int[] len = new int[INITIAL_CAPACITY];
+    /** Per retained frame, a ring from {@code head}: the position in its chunk where the frame ends. */
+    private int[] ends = new int[INITIAL_CAPACITY];
     private int head;
     private int count;
     private long firstOffset;
+    /** Where the oldest retained frame (offset {@code firstOffset}) starts in chunk {@code firstChunk}. */
+    private int headStart;
     private long bytes;
     private long evicted;
 
@@ -84,17 +92,16 @@ public final class FeedBacklog implements EffectListener {
     }
 
     /**
-     * As the public constructor with an explicit chunk size, a power of two (tests: small chunks to exercise
+     * As the public constructor with an explicit chunk size in bytes (tests: small chunks to exercise
      * wrap-around).
      */
     FeedBacklog(Shard shard, long budget, int chunkSize) {
-        if (Integer.bitCount(chunkSize) != 1) {
-            throw new IllegalArgumentException("chunk size must be a power of two: " + chunkSize);
+        if (chunkSize <= 0) {
+            throw new IllegalArgumentException("chunk size must be positive: " + chunkSize);
         }
         this.shard = shard;
         this.budget = budget;
         this.chunkSize = chunkSize;
-        this.chunkShift = Integer.numberOfTrailingZeros(chunkSize);
         shard.lock().lock();
         try {
             this.firstOffset = shard.nextOffset();
@@ -124,7 +131,12 @@ public final class FeedBacklog implements EffectListener {
      * {@code SET k v} at offset 0 is 35 bytes).
      */
     public static long frameSize(long offset, byte[][] argv) {
-        return 4 + 1 + RedisNumbers.digits(offset) + 2 + RespFrames.encodedSize(argv);
+        return headerSize(offset) + RespFrames.encodedSize(argv);
+    }
+
+    /** The size of a frame's {@code *2\r\n:<offset>\r\n} header: the part of {@link #frameSize} not stored. */
+    static int headerSize(long offset) {
+        return 4 + 1 + RedisNumbers.digits(offset) + 2;
     }
 
     @Override
@@ -135,40 +147,49 @@ public final class FeedBacklog implements EffectListener {
             throw new IllegalStateException("shard " + shard.index() + ": frame offset " + offset
                     + " does not follow " + (firstOffset + count - 1));
         }
-        long size = frameSize(offset, frame);
-        if (size > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("frame of " + size + " bytes");
+        long stored = RespFrames.encodedSize(frame);
+        if (stored > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("frame of " + stored + " bytes");
         }
+        long size = headerSize(offset) + stored;
         while (count > 0 && bytes + size > budget) {
             evictOldest();
         }
-        if (count == addr.length) {
+        if (count == ends.length) {
             grow();
         }
-        int n = (int) size;
+        int n = (int) stored;
         byte[] chunk = lastChunk >= firstChunk ? chunks[(int) lastChunk & (chunks.length - 1)] : null;
         if (chunk == null || chunk.length - writePos < n) {
-            chunk = newChunk(n);
+            chunk = newChunk(n, offset);
         }
-        int end = encode(chunk, writePos, offset, frame);
+        if (count == 0) {
+            headStart = writePos;
+            releaseChunksBefore(lastChunk);
+        }
+        int end = RespFrames.encode(chunk, writePos, frame);
         assert end - writePos == n;
-        int slot = (head + count) & (addr.length - 1);
-        addr[slot] = (lastChunk << chunkShift) + writePos;
-        len[slot] = n;
+        ends[(head + count) & (ends.length - 1)] = end;
         writePos = end;
         count++;
         bytes += size;
         wakeAll();
     }
 
-    /** Starts chunk {@code lastChunk + 1}: {@code chunkSize} bytes, or exactly {@code n} for a larger frame. */
-    private byte[] newChunk(int n) {
+    /**
+     * Starts chunk {@code lastChunk + 1} for the frame at {@code offset}: {@code chunkSize} bytes, or exactly
+     * {@code n} for a larger frame.
+     */
+    private byte[] newChunk(int n, long offset) {
         if (lastChunk - firstChunk + 1 == chunks.length) {
             byte[][] c = new byte[chunks.length * 2][];
+            long[] f = new long[c.length];
             for (long seq = firstChunk; seq <= lastChunk; seq++) {
                 c[(int) seq & (c.length - 1)] = chunks[(int) seq & (chunks.length - 1)];
+                f[(int) seq & (c.length - 1)] = chunkFirst[(int) seq & (chunks.length - 1)];
             }
             chunks = c;
+            chunkFirst = f;
         }
         byte[] chunk;
         if (n > chunkSize) {
@@ -184,6 +205,7 @@ public final class FeedBacklog implements EffectListener {
         }
         lastChunk++;
         chunks[(int) lastChunk & (chunks.length - 1)] = chunk;
+        chunkFirst[(int) lastChunk & (chunks.length - 1)] = offset;
         writePos = 0;
         return chunk;
     }
@@ -200,19 +222,6 @@ public final class FeedBacklog implements EffectListener {
         }
     }
 
-    /**
-     * Writes {@code *2\r\n:<offset>\r\n*<argc>\r\n} and {@code $<len>\r\n<arg>\r\n} per argument at
-     * {@code p}; returns the end position.
-     */
-    private static int encode(byte[] b, int p, long offset, byte[][] frame) {
-        b[p++] = '*';
-        b[p++] = '2';
-        p = RespFrames.crlf(b, p);
-        b[p++] = ':';
-        p = RespFrames.crlf(b, RespFrames.putLong(b, p, offset));
-        return RespFrames.encode(b, p, frame);
-    }
-
     /** A frame of the AOF tail read back at boot: refills the backlog like an append (feed contract §5, ours). */
     @Override
     public void onReplay(Shard s, long offset, byte[][] frame) {
@@ -221,41 +230,48 @@ public final class FeedBacklog implements EffectListener {
 
     @Override
     public void onStreamReset(Shard s, long generation, long nextOffset) {
-        addr = new long[INITIAL_CAPACITY];
-        len = new int[INITIAL_CAPACITY];
+        ends = new int[INITIAL_CAPACITY];
         chunks = new byte[4][];
+        chunkFirst = new long[4];
         firstChunk = 0;
         lastChunk = -1;
         writePos = 0;
         spare = null;
         head = 0;
+        headStart = 0;
         count = 0;
         bytes = 0;
         firstOffset = nextOffset;
         wakeAll();
     }
 
-    /** Drops the oldest frame, and the chunks no retained frame lies in any more (never the one being filled). */
+    /**
+     * Drops the oldest frame, and its chunk when the next frame starts a new one. When none is left, the append
+     * that follows sets {@code headStart} and releases the chunks before the one it writes in.
+     */
     private void evictOldest() {
-        bytes -= len[head];
-        head = (head + 1) & (addr.length - 1);
+        int end = ends[head];
+        bytes -= headerSize(firstOffset) + end - headStart;
+        head = (head + 1) & (ends.length - 1);
         count--;
         firstOffset++;
         evicted++;
-        releaseChunksBefore(count == 0 ? lastChunk : addr[head] >>> chunkShift);
+        long next = firstChunk + 1;
+        if (count > 0 && next <= lastChunk && chunkFirst[(int) next & (chunks.length - 1)] == firstOffset) {
+            releaseChunksBefore(next);
+            headStart = 0;
+        } else {
+            headStart = end;
+        }
     }
 
     private void grow() {
-        int cap = addr.length;
-        long[] a = new long[cap * 2];
-        int[] l = new int[cap * 2];
+        int cap = ends.length;
+        int[] e = new int[cap * 2];
         int first = Math.min(count, cap - head);
-        System.arraycopy(addr, head, a, 0, first);
-        System.arraycopy(addr, 0, a, first, count - first);
-        System.arraycopy(len, head, l, 0, first);
-        System.arraycopy(len, 0, l, first, count - first);
-        addr = a;
-        len = l;
+        System.arraycopy(ends, head, e, 0, first);
+        System.arraycopy(ends, 0, e, first, count - first);
+        ends = e;
         head = 0;
     }
 
@@ -275,8 +291,8 @@ public final class FeedBacklog implements EffectListener {
 
     /**
      * What a reader copied out under the lock: the status, the shard's position at that moment, and (for
-     * {@link Status#FRAMES}) the frames {@code [start, start + count)}, possibly none, as their RESP encodings
-     * laid end to end in {@code data}: frame {@code i} is {@code data[ends[i - 1] .. ends[i])} (from 0 for i = 0).
+     * {@link Status#FRAMES}) the frames {@code [start, start + count)}, possibly none, as their argv's RESP
+     * encodings (without the {@code *2 :<offset>} header) laid end to end in {@code data}: frame {@code i} is {@code data[ends[i - 1] .. ends[i])} (from 0 for i = 0).
      */
     record Snapshot(Status status, long generation, long next, long start, int count, byte[] data, int[] ends) {
         private static final byte[] NO_BYTES = new byte[0];
@@ -311,40 +327,68 @@ public final class FeedBacklog implements EffectListener {
             if (count == 0 || from < firstOffset) {
                 return Snapshot.of(Status.RESYNC, gen, next, from);
             }
-            int mask = addr.length - 1;
+            int mask = ends.length - 1;
             int first = (head + (int) (from - firstOffset)) & mask;
             int want = (int) Math.min(max, next - from);
+            long chunk = chunkOf(from);
+            int start = from == firstOffset ? headStart : from == firstOf(chunk) ? 0 : ends[(first - 1) & mask];
+            // how many frames: up to want, and past the first only while the copy stays within MAX_COPY
             int n = 0;
             long total = 0;
-            while (n < want && (n == 0 || total + len[(first + n) & mask] <= MAX_COPY)) {
-                total += len[(first + n) & mask];
-                n++;
-            }
-            byte[] data = new byte[(int) total];
-            int[] ends = new int[n];
-            int p = 0;
-            for (int i = 0; i < n; ) {
-                // a run of frames that lie back to back in one chunk: one copy
-                int slot = (first + i) & mask;
-                long a = addr[slot];
-                int runLen = len[slot];
-                ends[i++] = p + runLen;
-                while (i < n) {
-                    int s2 = (first + i) & mask;
-                    if (addr[s2] != a + runLen || addr[s2] >>> chunkShift != a >>> chunkShift) {
-                        break;
-                    }
-                    runLen += len[s2];
-                    ends[i++] = p + runLen;
+            for (long c = chunk; n < want; n++) {
+                if (n > 0 && c < lastChunk && firstOf(c + 1) == from + n) {
+                    c++;
+                    start = 0;
                 }
-                byte[] chunk = chunks[(int) (a >>> chunkShift) & (chunks.length - 1)];
-                System.arraycopy(chunk, (int) (a & (chunkSize - 1)), data, p, runLen);
-                p += runLen;
+                int end = ends[(first + n) & mask];
+                if (n > 0 && total + end - start > MAX_COPY) {
+                    break;
+                }
+                total += end - start;
+                start = end;
             }
-            return new Snapshot(Status.FRAMES, gen, next, from, n, data, ends);
+            // copy them: one System.arraycopy per chunk they lie in
+            byte[] data = new byte[(int) total];
+            int[] frameEnds = new int[n];
+            start = from == firstOffset ? headStart : from == firstOf(chunk) ? 0 : ends[(first - 1) & mask];
+            int runStart = start;
+            int p = 0;
+            int runAt = 0;
+            for (int i = 0; i < n; i++) {
+                if (i > 0 && chunk < lastChunk && firstOf(chunk + 1) == from + i) {
+                    System.arraycopy(chunkAt(chunk), runStart, data, runAt, start - runStart);
+                    chunk++;
+                    start = 0;
+                    runStart = 0;
+                    runAt = p;
+                }
+                int end = ends[(first + i) & mask];
+                p += end - start;
+                frameEnds[i] = p;
+                start = end;
+            }
+            System.arraycopy(chunkAt(chunk), runStart, data, runAt, start - runStart);
+            return new Snapshot(Status.FRAMES, gen, next, from, n, data, frameEnds);
         } finally {
             shard.lock().unlock();
         }
+    }
+
+    /** The chunk that holds the retained frame at {@code offset}: the last one whose first frame is not after it. */
+    private long chunkOf(long offset) {
+        long c = lastChunk;
+        while (firstOf(c) > offset) {
+            c--;
+        }
+        return c;
+    }
+
+    private long firstOf(long chunk) {
+        return chunkFirst[(int) chunk & (chunks.length - 1)];
+    }
+
+    private byte[] chunkAt(long chunk) {
+        return chunks[(int) chunk & (chunks.length - 1)];
     }
 
     /**

@@ -2,8 +2,9 @@ package io.kevy.feed;
 
 /**
  * One frame of a shard's stream (feed contract §1): its offset and the applied effect as a Redis command,
- * upper-case verb first (§7), held as the RESP encoding FEED.READ sends ({@code *2 [:offset, *argv]}, §4),
- * a slice of the bytes a read copied out of the backlog.
+ * upper-case verb first (§7), held as the RESP encoding of the argv ({@code *<argc>} then {@code $<len> <arg>}
+ * per argument; FEED.READ sends it after {@code *2 :<offset>}, §4), a slice of the bytes a read copied out of
+ * the backlog.
  *
  * <p>Immutable and thread-safe (the slice is never written after the read that made it).
  */
@@ -30,7 +31,7 @@ public final class FeedFrame {
         return EncodedFrame.argv(data, start);
     }
 
-    /** The bytes holding the frame's RESP encoding (shared: do not modify), from {@link #start()} to {@link #end()}. */
+    /** The bytes holding the argv's RESP encoding (shared: do not modify), from {@link #start()} to {@link #end()}. */
     byte[] data() {
         return data;
     }

@@ -35,8 +35,8 @@ public final class FeedReplies {
 
     /**
      * Writes a read result: {@code *3 [:generation, :next_cursor, *frames]} with each frame
-     * {@code *2 [:offset, *argv]} and argv elements as bulk strings (each frame copied as
-     * the backlog encoded it); or the FEEDRESYNC / cursor-ahead error.
+     * {@code *2 [:offset, *argv]} and argv elements as bulk strings (the argv copied as the backlog encoded
+     * it); or the FEEDRESYNC / cursor-ahead error.
      */
     public static void write(ReplySink out, FeedRead.Result result) {
         if (result instanceof FeedRead.Batch b) {
@@ -45,6 +45,8 @@ public final class FeedReplies {
             out.integer(b.next());
             out.array(b.frames().size());
             for (FeedFrame f : b.frames()) {
+                out.array(2);
+                out.integer(f.offset());
                 out.encoded(f.data(), f.start(), f.end() - f.start());
             }
         } else if (result instanceof FeedRead.Resync r) {
