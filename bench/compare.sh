@@ -69,8 +69,6 @@ if command -v redis-server >/dev/null; then
   NAMES+=(redis); PORTS+=("$port"); PIDS+=("$LAST_PID"); REF=redis
 fi
 
-ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
-hz=$(getconf CLK_TCK)
 if [[ $CSV == 1 ]]; then echo "# machine: $(machine) rounds=$ROUNDS requests=$REQUESTS aof=$AOF"; echo "name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis"
 else echo "machine: $(machine), $ROUNDS rounds x $REQUESTS requests, 50 clients, keys over 100k, 3-byte values, feed on, AOF $AOF"; fi
 # one discarded run per server: the JVMs compile the hot path
@@ -84,7 +82,7 @@ for _ in $(seq 1 "$ROUNDS"); do
         rps=$(redis-benchmark -p "${PORTS[$i]}" -c 50 -n "$REQUESTS" -r 100000 -P "$p" -d 3 -t "$t" --csv 2>/dev/null \
           | tail -n +2 | head -1 | tr -d '"' | cut -d, -f2)
         t1=$(ticks "${PIDS[$i]}")
-        cpu=$(awk -v d=$((t1 - t0)) -v n="$REQUESTS" -v hz="$hz" 'BEGIN {printf "%.2f", d * 1e6 / hz / n}')
+        cpu=$(cpu_us $((t1 - t0)) "$REQUESTS")
         echo "${NAMES[$i]},$p,${t^^},$rps,$cpu" >>"$RES"
       done
     done

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The change feed's costs (issue 10), one line per figure:
-#   (a) overhead: SET requests/s of kevy with the feed on vs off (AOF off in both, so only the feed differs),
-#       redis-benchmark against two servers alternating A B A B, medians, ratio on/off, 50 clients, -P 1 and 16,
-#       after 5M unmeasured SETs per server that fill the feed server's backlog (the steady state);
+#   (a) overhead: SET requests/s of kevy with the feed on vs off (AOF off in both by default, so only the feed
+#       differs; --aof everysec for the configuration of issue 10's other targets), and the servers' CPU per
+#       request; redis-benchmark against N servers per side (N JVMs: one JVM's JIT
+#       outcome moves a figure by several percent), A B alternating, medians over rounds x servers, 50 clients,
+#       -P 1 and 16 (-P 16 runs 5x the requests), after 5M unmeasured SETs per server that fill the feed
+#       servers' backlogs (the steady state);
 #   (b) drain: frames/s one reader takes from a full backlog at COUNT 4096, remote (FEED.READ against a server
 #       process) and embedded (io.kevy.embedded.Store), raw reads and through a FeedConsumer;
 #   (c) latency: a write's acknowledgement to the FeedConsumer handler, p50/p99/p99.9 at 1k, 10k and 50k
@@ -11,8 +14,10 @@
 # average it started at; ratios within one section are the figures to compare.
 #
 # Usage: bench/feed.sh [--csv] [--quick] [--only overhead|drain|latency] [--rounds N] [--requests N]
-#                      [--frames N] [--seconds S] [--rates R1,R2,...] [--modes block,poll]
-#   --quick     2 rounds x 100k requests, 200k frames, 2 s per latency point
+#                      [--servers N] [--aof off|everysec] [--frames N] [--seconds S] [--rates R1,R2,...] [--modes block,poll]
+#   --servers   kevy servers per side in (a), default 2
+#   --aof       persistence of the servers in (a): off (default) or everysec
+#   --quick     2 rounds x 100k requests, 1 server per side, 200k frames, 2 s per latency point
 #   --csv       machine-readable: a "# machine: ..." line, then figure,value,unit,params
 # Env: SERVER_JAVA_OPTS, HARNESS_JAVA_OPTS extra JVM options for the kevy servers and the Java harness
 #      (e.g. -XX:StartFlightRecording=filename=x.jfr,settings=profile).
@@ -22,23 +27,29 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=bench/common.sh
 source "$ROOT/bench/common.sh"
 
-CSV=0; ROUNDS=4; REQUESTS=200000; WARMUP=5000000; FRAMES=1000000; SECONDS_PER=5; RATES="1000,10000,50000"; MODES="block,poll"; ONLY=""
+CSV=0; ROUNDS=5; REQUESTS=200000; SERVERS=2; AOF=off; WARMUP=5000000; FRAMES=1000000; SECONDS_PER=5; RATES="1000,10000,50000"; MODES="block,poll"; ONLY=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --csv) CSV=1 ;;
-    --quick) ROUNDS=2; REQUESTS=100000; WARMUP=500000; FRAMES=200000; SECONDS_PER=2 ;;
-    --only) ONLY="$2"; shift ;;
-    --rounds) ROUNDS="$2"; shift ;;
-    --requests) REQUESTS="$2"; shift ;;
-    --frames) FRAMES="$2"; shift ;;
-    --seconds) SECONDS_PER="$2"; shift ;;
-    --rates) RATES="$2"; shift ;;
-    --modes) MODES="$2"; shift ;;
+    --quick) ROUNDS=2; REQUESTS=100000; SERVERS=1; WARMUP=500000; FRAMES=200000; SECONDS_PER=2 ;;
+    --only) need_value feed.sh "$1" "$@"; ONLY="$2"; shift ;;
+    --rounds) need_value feed.sh "$1" "$@"; ROUNDS="$2"; shift ;;
+    --requests) need_value feed.sh "$1" "$@"; REQUESTS="$2"; shift ;;
+    --servers) need_value feed.sh "$1" "$@"; SERVERS="$2"; shift ;;
+    --aof) need_value feed.sh "$1" "$@"; AOF="$2"; shift ;;
+    --frames) need_value feed.sh "$1" "$@"; FRAMES="$2"; shift ;;
+    --seconds) need_value feed.sh "$1" "$@"; SECONDS_PER="$2"; shift ;;
+    --rates) need_value feed.sh "$1" "$@"; RATES="$2"; shift ;;
+    --modes) need_value feed.sh "$1" "$@"; MODES="$2"; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
+for v in "$ROUNDS" "$REQUESTS" "$SERVERS" "$FRAMES" "$SECONDS_PER"; do
+  [[ "$v" =~ ^[1-9][0-9]*$ ]] || { echo "feed.sh: --rounds, --requests, --servers, --frames and --seconds take a positive integer; not $v" >&2; exit 2; }
+done
+case "$AOF" in off) AOF_ARGS=(--no-aof) ;; everysec) AOF_ARGS=(--appendfsync everysec) ;; *) echo "feed.sh: --aof takes off or everysec; not $AOF" >&2; exit 2 ;; esac
 case "$ONLY" in ""|overhead|drain|latency) ;; *) echo "feed.sh: --only takes overhead, drain or latency; not $ONLY" >&2; exit 2 ;; esac
 for m in ${MODES//,/ }; do
   case "$m" in block|poll) ;; *) echo "feed.sh: --modes takes block and/or poll; not $m" >&2; exit 2 ;; esac
@@ -57,31 +68,43 @@ line() { # figure value unit params
 want() { [[ -z "$ONLY" || "$ONLY" == "$1" ]]; }
 
 if want overhead; then
-  say "(a) feed overhead, load $(load1)"
-  off=$(free_port); start_kevy "$off" --no-aof; off_pid=$LAST_PID
-  on=$(free_port); start_kevy "$on" --no-aof --feed; on_pid=$LAST_PID
-  # warm-up, not measured: the JIT compiles the write path, and the feed server's backlog fills to its budget
+  say "(a) feed overhead, AOF $AOF, load $(load1)"
+  declare -a PORTS_OFF=() PIDS_OFF=() PORTS_ON=() PIDS_ON=()
+  for _ in $(seq 1 "$SERVERS"); do
+    port=$(free_port); start_kevy "$port" "${AOF_ARGS[@]}"; PORTS_OFF+=("$port"); PIDS_OFF+=("$LAST_PID")
+    port=$(free_port); start_kevy "$port" "${AOF_ARGS[@]}" --feed; PORTS_ON+=("$port"); PIDS_ON+=("$LAST_PID")
+  done
+  # warm-up, not measured: the JIT compiles the write path, and the feed servers' backlogs fill to their budget
   # (64mb per shard, ~1.9M SET frames each), so the rounds measure the steady state: a backlog that evicts
   # its oldest frames and reuses its chunks, rather than one growing into heap pages touched for the first time
-  for port in "$off" "$on"; do
+  for port in "${PORTS_OFF[@]}" "${PORTS_ON[@]}"; do
     redis-benchmark -p "$port" -c 50 -n "$WARMUP" -r 100000 -P 16 -d 3 -t set -q >/dev/null 2>&1
   done
   for pipe in 1 16; do
-    : >"$WORK/off.txt"; : >"$WORK/on.txt"
+    n=$REQUESTS; [[ $pipe == 16 ]] && n=$((REQUESTS * 5))
+    : >"$WORK/off.txt"; : >"$WORK/on.txt"; : >"$WORK/off.cpu"; : >"$WORK/on.cpu"
     for _ in $(seq 1 "$ROUNDS"); do
-      for side in off on; do
-        port=$off; [[ $side == on ]] && port=$on
-        redis-benchmark -p "$port" -c 50 -n "$REQUESTS" -r 100000 -P "$pipe" -d 3 -t set --csv 2>/dev/null \
-          | tail -n +2 | tr -d '"' | cut -d, -f2 >>"$WORK/$side.txt"
+      for k in $(seq 0 $((SERVERS - 1))); do
+        for side in off on; do
+          if [[ $side == on ]]; then port=${PORTS_ON[$k]}; pid=${PIDS_ON[$k]}; else port=${PORTS_OFF[$k]}; pid=${PIDS_OFF[$k]}; fi
+          t0=$(ticks "$pid")
+          redis-benchmark -p "$port" -c 50 -n "$n" -r 100000 -P "$pipe" -d 3 -t set --csv 2>/dev/null \
+            | tail -n +2 | tr -d '"' | cut -d, -f2 >>"$WORK/$side.txt"
+          cpu_us $(($(ticks "$pid") - t0)) "$n" >>"$WORK/$side.cpu"; echo >>"$WORK/$side.cpu"
+        done
       done
     done
     k_off=$(median <"$WORK/off.txt"); k_on=$(median <"$WORK/on.txt")
+    c_off=$(median <"$WORK/off.cpu"); c_on=$(median <"$WORK/on.cpu")
     ratio=$(awk -v a="$k_on" -v b="$k_off" 'BEGIN { printf "%.3f", a / b }')
-    params="SET -c 50 -P $pipe -d 3, $ROUNDS rounds A B alternating, medians: off $k_off/s on $k_on/s"
+    params="SET -c 50 -P $pipe -d 3, AOF $AOF, $ROUNDS rounds x $SERVERS servers per side x $n requests, A B alternating, medians: off $k_off/s $c_off us on $k_on/s $c_on us"
     line "overhead.set.P$pipe.ratio_on_off" "$ratio" "x" "$params"
-    line "overhead.set.P$pipe.percent" "$(awk -v r="$ratio" 'BEGIN { printf "%.1f", (1 - r) * 100 }')" "%" "$params"
+    line "overhead.set.P$pipe.percent" "$(awk -v r="$ratio" 'BEGIN { printf "%.1f", (1 - r) * 100 }')" "%" "throughput lost with the feed on"
+    line "overhead.set.P$pipe.cpu_percent" "$(awk -v a="$c_on" -v b="$c_off" 'BEGIN { printf "%.1f", (a / b - 1) * 100 }')" "%" "server CPU per request added by the feed"
   done
-  stop_server "$off" "$off_pid"; stop_server "$on" "$on_pid"
+  for k in $(seq 0 $((SERVERS - 1))); do
+    stop_server "${PORTS_OFF[$k]}" "${PIDS_OFF[$k]}"; stop_server "${PORTS_ON[$k]}" "${PIDS_ON[$k]}"
+  done
 fi
 
 if want drain; then
