@@ -331,7 +331,7 @@ public final class FeedBacklog implements EffectListener {
             int first = (head + (int) (from - firstOffset)) & mask;
             int want = (int) Math.min(max, next - from);
             long chunk = chunkOf(from);
-            int start = from == firstOffset ? headStart : from == firstOf(chunk) ? 0 : ends[(first - 1) & mask];
+            int start = startOf(from, first, chunk);
             // how many frames: up to want, and past the first only while the copy stays within MAX_COPY
             int n = 0;
             long total = 0;
@@ -350,7 +350,7 @@ public final class FeedBacklog implements EffectListener {
             // copy them: one System.arraycopy per chunk they lie in
             byte[] data = new byte[(int) total];
             int[] frameEnds = new int[n];
-            start = from == firstOffset ? headStart : from == firstOf(chunk) ? 0 : ends[(first - 1) & mask];
+            start = startOf(from, first, chunk);
             int runStart = start;
             int p = 0;
             int runAt = 0;
@@ -372,6 +372,14 @@ public final class FeedBacklog implements EffectListener {
         } finally {
             shard.lock().unlock();
         }
+    }
+
+    /** Where the retained frame at {@code offset} (ring slot {@code slot}, in {@code chunk}) starts in its chunk. */
+    private int startOf(long offset, int slot, long chunk) {
+        if (offset == firstOffset) {
+            return headStart;
+        }
+        return offset == firstOf(chunk) ? 0 : ends[(slot - 1) & (ends.length - 1)];
     }
 
     /** The chunk that holds the retained frame at {@code offset}: the last one whose first frame is not after it. */

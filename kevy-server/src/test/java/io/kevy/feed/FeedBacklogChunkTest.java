@@ -151,6 +151,35 @@ class FeedBacklogChunkTest {
     }
 
     @Test
+    void aReadStopsCopyingPastMaxCopyAndTheNextStepGoesOn() {
+        FeedBacklog b = backlog(64L << 20, 2 << 20);
+        Shard s = engine.shard(0);
+        List<byte[]> values = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {     // 40 frames of ~700 KB, two per 2 MB chunk: ~28 MB, past MAX_COPY
+            byte[] v = new byte[700_000 + i];
+            Arrays.fill(v, (byte) ('a' + i % 26));
+            values.add(v);
+            emit(s, new byte[][] {Verbs.SET, ("k" + i).getBytes(StandardCharsets.UTF_8), v});
+        }
+        FeedBacklog.Stats st = b.stats();
+        assertThat(st.frames()).isEqualTo(40);
+        FeedRead read = new FeedRead(b, st.generation(), 0, 4096, PrefixFilter.ALL);
+        FeedRead.Batch first = (FeedRead.Batch) read.step();
+        long copied = first.frames().stream().mapToLong(f -> f.end() - f.start()).sum();
+        assertThat(first.frames().size()).as("one step copies at most MAX_COPY bytes").isBetween(2, 39);
+        assertThat(copied).isLessThanOrEqualTo(FeedBacklog.MAX_COPY);
+        FeedRead.Batch rest = (FeedRead.Batch) read.step();
+        assertThat(first.frames().size() + rest.frames().size()).isEqualTo(40);
+        assertThat(rest.next()).isEqualTo(40);
+        List<FeedFrame> all = new ArrayList<>(first.frames());
+        all.addAll(rest.frames());
+        for (int i = 0; i < 40; i++) {
+            assertThat(all.get(i).offset()).isEqualTo(i);
+            assertThat(all.get(i).argv()[2]).as("frame %d", i).isEqualTo(values.get(i));
+        }
+    }
+
+    @Test
     void chunkSizeFollowsTheBudget() {
         assertThat(FeedBacklog.chunkSizeFor(FeedConfig.DEFAULT_BUFFER)).isEqualTo(4 << 20);
         assertThat(FeedBacklog.chunkSizeFor(FeedConfig.MAX_BUFFER)).isEqualTo(4 << 20);
