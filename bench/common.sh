@@ -4,8 +4,8 @@
 # usage: prints the calling script's header comment (line 2 up to `set -euo pipefail`) as its --help
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
-# need_value SCRIPT OPTION "$@": fails with a one-line message when OPTION has no value after it
-need_value() { [[ $# -ge 4 && "$4" != --* ]] || { echo "$1: $2 needs a value (see --help)" >&2; exit 2; }; }
+# need_value SCRIPT OPTION "$@": fails with a one-line message when OPTION has no (or an empty) value after it
+need_value() { [[ $# -ge 4 && -n "$4" && "$4" != --* ]] || { echo "$1: $2 needs a value (see --help)" >&2; exit 2; }; }
 # check_tests SCRIPT a,b,...: every name must be a redis-benchmark -t test
 REDIS_BENCHMARK_TESTS=" ping_inline ping_mbulk set get incr lpush rpush lpop rpop sadd hset spop zadd zpopmin lrange lrange_100 lrange_300 lrange_500 lrange_600 mset "
 check_tests() {

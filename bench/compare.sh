@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A/B of kevy builds or JVM options (issue 10: "measure before and after a change that claims speed"): each
+# A/B of kevy builds or JVM options ("measure before and after a change that claims speed"): each
 # variant runs as its own kevy-server (feed on, AOF as --aof), next to a Redis 7 with the same appendfsync, all
 # started once and measured in turn, round after round, with redis-benchmark. Prints per test and pipelining the
 # median requests/s of each, its ratio to Redis, and the median server CPU per request (utime + stime of the

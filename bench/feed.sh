@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The change feed's costs (issue 10), one line per figure:
+# The change feed's costs (results: docs/benchmarks.md), one line per figure:
 #   (a) overhead: SET requests/s of kevy with the feed on vs off (AOF off in both by default, so only the feed
-#       differs; --aof everysec for the configuration of issue 10's other targets), and the servers' CPU per
-#       request; redis-benchmark against N servers per side (N JVMs: one JVM's JIT
-#       outcome moves a figure by several percent), A B alternating, medians over rounds x servers, 50 clients,
+#       differs; --aof everysec for the configuration of the throughput targets), and the servers' CPU per
+#       request; redis-benchmark against N servers per side (N JVMs: one JVM's JIT outcome moves a figure by
+#       several percent), A B alternating, medians over rounds x servers, 50 clients,
 #       -P 1 and 16 (-P 16 runs 5x the requests), after 5M unmeasured SETs per server that fill the feed
 #       servers' backlogs (the steady state);
 #   (b) drain: frames/s one reader takes from a full backlog at COUNT 4096, remote (FEED.READ against a server
@@ -42,7 +42,7 @@ while [[ $# -gt 0 ]]; do
     --rates) need_value feed.sh "$1" "$@"; RATES="$2"; shift ;;
     --modes) need_value feed.sh "$1" "$@"; MODES="$2"; shift ;;
     -h|--help) usage; exit 0 ;;
-    *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) echo "feed.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -51,9 +51,8 @@ for v in "$ROUNDS" "$REQUESTS" "$SERVERS" "$FRAMES" "$SECONDS_PER"; do
 done
 case "$AOF" in off) AOF_ARGS=(--no-aof) ;; everysec) AOF_ARGS=(--appendfsync everysec) ;; *) echo "feed.sh: --aof takes off or everysec; not $AOF" >&2; exit 2 ;; esac
 case "$ONLY" in ""|overhead|drain|latency) ;; *) echo "feed.sh: --only takes overhead, drain or latency; not $ONLY" >&2; exit 2 ;; esac
-for m in ${MODES//,/ }; do
-  case "$m" in block|poll) ;; *) echo "feed.sh: --modes takes block and/or poll; not $m" >&2; exit 2 ;; esac
-done
+[[ "$RATES" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || { echo "feed.sh: --rates takes writes/s as positive integers separated by commas, e.g. 1000,10000; not $RATES" >&2; exit 2; }
+[[ "$MODES" =~ ^(block|poll)(,(block|poll))*$ ]] || { echo "feed.sh: --modes takes block and/or poll separated by commas; not $MODES" >&2; exit 2; }
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"
 command -v redis-benchmark >/dev/null || { echo "feed.sh: redis-benchmark not found (apt-get install redis-tools)" >&2; exit 2; }

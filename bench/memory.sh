@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory per key (issue 10): kevy vs Redis 7 on the same data, one line per figure.
+# Memory per key (results: docs/benchmarks.md): kevy vs Redis 7 on the same data, one line per figure.
 #   strings: N small string keys, SET key:<i> <10-byte value> (default 1M)
 #   hashes:  M hashes of 10 fields, HSET h:<i> f0 <8 bytes> ... f9 <8 bytes> (default 100k)
 # Each data set is loaded with redis-cli --pipe into a fresh server (kevy: feed and AOF off, snapshots off;
@@ -24,7 +24,7 @@ while [[ $# -gt 0 ]]; do
     --strings) STRINGS="$2"; shift ;;
     --hashes) HASHES="$2"; shift ;;
     -h|--help) usage; exit 0 ;;
-    *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) echo "memory.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ScanRebuild time (issue 10): a FeedConsumer (feed-client) rebuilding 1M string keys under the prefix rb:
+# ScanRebuild time (results: docs/benchmarks.md): a FeedConsumer (feed-client) rebuilding 1M string keys under the prefix rb:
 # from a kevy server that also holds 1M other keys, over the network (loopback). One line per figure: the
 # rebuild's duration, the wall time from consumer start, keys/s. Runs io.kevy.bench.RebuildBench from
 # bench/target/benchmarks.jar against a fresh server process (feed on, AOF off, snapshots off).
@@ -22,7 +22,7 @@ while [[ $# -gt 0 ]]; do
     --keys) KEYS="$2"; shift ;;
     --others) OTHERS="$2"; shift ;;
     -h|--help) usage; exit 0 ;;
-    *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) echo "rebuild.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done

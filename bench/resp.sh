@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# RESP throughput of kevy-server against Redis 7, side by side on this machine (issue 10).
+# RESP throughput of kevy-server against Redis 7, side by side on this machine (results: docs/benchmarks.md).
 #
 # For each configuration (pipelining x value size x persistence, and kevy's feed off/on) it runs
 # redis-benchmark against kevy and against redis-server with comparable persistence, alternating
