@@ -12,8 +12,6 @@ SERVER_PIDS=()
 SERVER_JAVA_OPTS="${SERVER_JAVA_OPTS:-}"
 # extra JVM options for the harness JVM (FeedBench, RebuildBench), e.g. a JFR recording of the client side
 HARNESS_JAVA_OPTS="${HARNESS_JAVA_OPTS:-}"
-# the kevy server's heap settings (bench/memory.sh starts small so RSS follows the live heap)
-KEVY_HEAP="${KEVY_HEAP:--Xms1g -Xmx4g}"
 
 cleanup() {
   local pid
@@ -34,7 +32,7 @@ machine() {
   local cpu jvm
   cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
   jvm=$(java -version 2>&1 | head -1 | tr -d '"')
-  echo "cores=$(nproc) cpu=\"$cpu\" jvm=\"$jvm\" commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown) load=$(cut -d' ' -f1 /proc/loadavg)"
+  echo "cores=$(nproc) cpu=\"$cpu\" jvm=\"$jvm\" commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown) kevy_jvm=\"$KEVY_HEAP${SERVER_JAVA_OPTS:+ $SERVER_JAVA_OPTS}\" load=$(cut -d' ' -f1 /proc/loadavg)"
 }
 load1() { cut -d' ' -f1 /proc/loadavg; }
 

@@ -55,7 +55,8 @@ start_kevy() { # $1 port, $2 feed on|off, $3 aof off|everysec|always
   local args=(--port "$1" --dir "$dir")
   [[ "$2" == on ]] && args+=(--feed)
   if [[ "$3" == off ]]; then args+=(--no-aof); else args+=(--appendfsync "$3"); fi
-  KEVY_SAVE="" java -Xms1g -Xmx4g -jar "$JAR" "${args[@]}" >"$dir/log" 2>&1 &
+  # shellcheck disable=SC2086
+  KEVY_SAVE="" java $KEVY_HEAP -jar "$JAR" "${args[@]}" >"$dir/log" 2>&1 &
   wait_ping "$1"
 }
 start_redis() { # $1 port, $2 aof off|everysec|always
@@ -84,10 +85,10 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) pri
 cores=$(nproc); jvm=$(java -version 2>&1 | head -1); commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 redis_version=$( [[ $HAVE_REDIS == 1 ]] && redis-server --version | awk '{print $3}' || echo none)
 if [[ $CSV == 1 ]]; then
-  echo "# machine: cores=$cores jvm=\"$jvm\" commit=$commit redis=$redis_version rounds=$ROUNDS requests=$REQUESTS load=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
+  echo "# machine: cores=$cores jvm=\"$jvm\" commit=$commit redis=$redis_version kevy_jvm=\"$KEVY_HEAP\" rounds=$ROUNDS requests=$REQUESTS load=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
   echo "config,test,kevy_rps,redis_rps,ratio"
 else
-  echo "machine: $cores cores, $jvm, commit $commit, $redis_version, $ROUNDS rounds x $REQUESTS requests, 50 clients, keys over 100k, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "machine: $cores cores, $jvm, commit $commit, $redis_version, $ROUNDS rounds x $REQUESTS requests, 50 clients, keys over 100k, kevy JVM: $KEVY_HEAP, load $(cut -d' ' -f1-3 /proc/loadavg)"
 fi
 
 if [[ $QUICK == 1 ]]; then PIPES="1 16"; SIZES="3"; PERSIST="off everysec"; FEEDS="on"
