@@ -8,8 +8,29 @@ usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 # touched at start (-XX:+AlwaysPreTouch) and backed by transparent huge pages where the kernel allows
 # (madvise or always in /sys/kernel/mm/transparent_hugepage/enabled). Measured in docs/benchmarks.md against
 # -Xms1g -Xmx4g: SET -P 16 1.47 -> 1.13 us of server CPU per request, GET -P 16 1.00 -> 0.87 (fewer TLB misses).
-# bench/memory.sh sets its own (a small start, so RSS follows the live heap).
-KEVY_HEAP="${KEVY_HEAP:--Xms3g -Xmx3g -XX:+UseTransparentHugePages -XX:+AlwaysPreTouch}"
+# Each kevy server holds the whole heap from its start (feed.sh runs four: 12 GiB). KEVY_HEAP="" runs the JVM's
+# defaults; bench/memory.sh sets its own (a small start, so RSS follows the live heap).
+KEVY_HEAP="${KEVY_HEAP--Xms3g -Xmx3g -XX:+UseTransparentHugePages -XX:+AlwaysPreTouch}"
+
+# extra JVM options for kevy server processes, e.g. SERVER_JAVA_OPTS="-XX:StartFlightRecording=filename=k.jfr"
+SERVER_JAVA_OPTS="${SERVER_JAVA_OPTS:-}"
+
+# kevy_jvm [OPTION...]: the JVM options of a kevy server: KEVY_HEAP, then OPTIONs (SERVER_JAVA_OPTS, a
+# compare.sh variant's); when an OPTION sets the heap (-Xms/-Xmx), KEVY_HEAP's -Xms/-Xmx are left out, so
+# -Xmx1g does not meet -Xms3g
+kevy_jvm() {
+  local heap="$KEVY_HEAP" o
+  if [[ " $* " =~ \ -Xm[sx] ]]; then
+    heap=""
+    for o in $KEVY_HEAP; do [[ "$o" == -Xm[sx]* ]] || heap+="$o "; done
+  fi
+  echo $heap "$@"
+}
+
+# check_count SCRIPT OPTION VALUE [MIN=1]: VALUE must be a whole number of at least MIN
+check_count() {
+  [[ "$3" =~ ^[0-9]+$ && "$3" -ge "${4:-1}" ]] || { echo "$1: $2 takes a whole number of at least ${4:-1}; not $3" >&2; exit 2; }
+}
 
 # need_value SCRIPT OPTION "$@": fails with a one-line message when OPTION has no (or an empty) value after it
 need_value() { [[ $# -ge 4 && -n "$4" && "$4" != --* ]] || { echo "$1: $2 needs a value (see --help)" >&2; exit 2; }; }

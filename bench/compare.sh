@@ -13,6 +13,9 @@
 #               Without variants: the current build (kevy-server/target/kevy-server.jar) as "kevy".
 #   --rounds    rounds of all variants in turn (default 3); --requests per run (default 200000)
 #   --csv       machine-readable lines: name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis
+# KEVY_HEAP: the kevy servers' heap and memory options, default -Xms3g -Xmx3g -XX:+UseTransparentHugePages
+#   -XX:+AlwaysPreTouch (each server holds 3 GiB from its start; "" for the JVM's defaults); a variant's or
+#   SERVER_JAVA_OPTS's -Xms/-Xmx replace its heap sizes.
 # A jar of an older commit: git stash (or worktree), ./mvnw -q -o -DskipTests -DskipITs package -pl kevy-server -am,
 # cp kevy-server/target/kevy-server.jar /tmp/before.jar. Needs redis-benchmark; Redis is skipped when missing.
 set -euo pipefail
@@ -38,6 +41,9 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 check_tests compare.sh "$TESTS"
+check_count compare.sh --rounds "$ROUNDS"; check_count compare.sh --requests "$REQUESTS"
+for p in $PIPES; do check_count compare.sh --pipelines "$p"; done
+[[ -n "${PIPES// /}" ]] || { echo "compare.sh: --pipelines takes pipeline depths, e.g. \"1 16\"" >&2; exit 2; }
 case "$AOF" in off|everysec|always) ;; *) echo "compare.sh: --aof must be off, everysec or always, not $AOF" >&2; exit 2 ;; esac
 command -v redis-benchmark >/dev/null || { echo "compare.sh: redis-benchmark not found (apt-get install redis-tools)" >&2; exit 2; }
 if [[ ${#SPECS[@]} -eq 0 ]]; then

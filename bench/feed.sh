@@ -21,6 +21,9 @@
 #   --csv       machine-readable: a "# machine: ..." line, then figure,value,unit,params
 # Env: SERVER_JAVA_OPTS, HARNESS_JAVA_OPTS extra JVM options for the kevy servers and the Java harness
 #      (e.g. -XX:StartFlightRecording=filename=x.jfr,settings=profile).
+# KEVY_HEAP: the kevy servers' heap and memory options, default -Xms3g -Xmx3g -XX:+UseTransparentHugePages
+#   -XX:+AlwaysPreTouch (each server holds 3 GiB from its start, so section (a) takes 12 GiB; "" for the
+#   JVM's defaults); -Xms/-Xmx in SERVER_JAVA_OPTS replace its heap sizes.
 # Needs: java 17, redis-benchmark and redis-cli (Debian redis-tools).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

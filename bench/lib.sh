@@ -8,8 +8,6 @@ BENCH_JAR="$ROOT/bench/target/benchmarks.jar"
 KEVY_JAR="$ROOT/kevy-server/target/kevy-server.jar"
 WORK="$(mktemp -d)"
 SERVER_PIDS=()
-# extra JVM options for kevy server processes, e.g. SERVER_JAVA_OPTS="-XX:StartFlightRecording=filename=k.jfr"
-SERVER_JAVA_OPTS="${SERVER_JAVA_OPTS:-}"
 # extra JVM options for the harness JVM (FeedBench, RebuildBench), e.g. a JFR recording of the client side
 HARNESS_JAVA_OPTS="${HARNESS_JAVA_OPTS:-}"
 
@@ -32,7 +30,7 @@ machine() {
   local cpu jvm
   cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
   jvm=$(java -version 2>&1 | head -1 | tr -d '"')
-  echo "cores=$(nproc) cpu=\"$cpu\" jvm=\"$jvm\" commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown) kevy_jvm=\"$KEVY_HEAP${SERVER_JAVA_OPTS:+ $SERVER_JAVA_OPTS}\" load=$(cut -d' ' -f1 /proc/loadavg)"
+  echo "cores=$(nproc) cpu=\"$cpu\" jvm=\"$jvm\" commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown) kevy_jvm=\"$(kevy_jvm $SERVER_JAVA_OPTS)\" load=$(cut -d' ' -f1 /proc/loadavg)"
 }
 load1() { cut -d' ' -f1 /proc/loadavg; }
 
@@ -45,7 +43,7 @@ start_kevy() {
   local port="$1"; shift
   local dir="$WORK/kevy-$port"; mkdir -p "$dir"
   # shellcheck disable=SC2086
-  KEVY_SAVE="" java $KEVY_HEAP $SERVER_JAVA_OPTS -jar "$KEVY_JAR" --port "$port" --dir "$dir" "$@" >"$dir/log" 2>&1 &
+  KEVY_SAVE="" java $(kevy_jvm $SERVER_JAVA_OPTS) -jar "$KEVY_JAR" --port "$port" --dir "$dir" "$@" >"$dir/log" 2>&1 &
   LAST_PID=$!; SERVER_PIDS+=("$LAST_PID")
   wait_ping "$port" || { echo "--- the end of its log:" >&2; tail -n 5 "$dir/log" >&2; return 1; }
 }

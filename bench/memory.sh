@@ -21,13 +21,14 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --csv) CSV=1 ;;
     --quick) STRINGS=200000; HASHES=20000 ;;
-    --strings) STRINGS="$2"; shift ;;
-    --hashes) HASHES="$2"; shift ;;
+    --strings) need_value memory.sh "$1" "$@"; STRINGS="$2"; shift ;;
+    --hashes) need_value memory.sh "$1" "$@"; HASHES="$2"; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "memory.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
+check_count memory.sh --strings "$STRINGS"; check_count memory.sh --hashes "$HASHES"
 KEVY_HEAP="-Xms64m -Xmx8g"
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"

@@ -19,13 +19,14 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --csv) CSV=1 ;;
     --quick) KEYS=200000; OTHERS=200000 ;;
-    --keys) KEYS="$2"; shift ;;
-    --others) OTHERS="$2"; shift ;;
+    --keys) need_value rebuild.sh "$1" "$@"; KEYS="$2"; shift ;;
+    --others) need_value rebuild.sh "$1" "$@"; OTHERS="$2"; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "rebuild.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
+check_count rebuild.sh --keys "$KEYS"; check_count rebuild.sh --others "$OTHERS" 0
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"
 build_if_stale

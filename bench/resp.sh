@@ -12,6 +12,10 @@
 #   --aof, --feed, --tests  only these configurations / tests (comma-separated); e.g. the issue's target rows:
 #               bench/resp.sh --aof everysec --feed on --tests set,get
 #   --csv       machine-readable lines: config,test,kevy_rps,redis_rps,ratio
+# Env: SERVER_JAVA_OPTS extra JVM options for the kevy server.
+# KEVY_HEAP: the kevy servers' heap and memory options, default -Xms3g -Xmx3g -XX:+UseTransparentHugePages
+#   -XX:+AlwaysPreTouch (each server holds 3 GiB from its start; "" for the
+#   JVM's defaults); -Xms/-Xmx in SERVER_JAVA_OPTS replace its heap sizes.
 # Needs: redis-benchmark (Debian redis-tools); redis-server for the Redis side (skipped when missing).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -35,6 +39,7 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 
+check_count resp.sh --rounds "$ROUNDS"; check_count resp.sh --requests "$REQUESTS"
 for a in $ONLY_AOF; do [[ " off everysec always " == *" $a "* ]] || { echo "resp.sh: --aof takes off, everysec, always; not $a" >&2; exit 2; }; done
 for f in $ONLY_FEED; do [[ " off on " == *" $f "* ]] || { echo "resp.sh: --feed takes off, on; not $f" >&2; exit 2; }; done
 [[ -z "$ONLY_TESTS" ]] || check_tests resp.sh "$ONLY_TESTS"
@@ -48,7 +53,7 @@ WORK="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-wait_ping() { for _ in $(seq 1 200); do redis-cli -p "$1" PING >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "server on $1 did not start" >&2; return 1; }
+wait_ping() { for _ in $(seq 1 400); do redis-cli -p "$1" PING >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "server on $1 did not start" >&2; return 1; }
 
 start_kevy() { # $1 port, $2 feed on|off, $3 aof off|everysec|always
   local dir="$WORK/kevy-$1"; mkdir -p "$dir"
@@ -56,7 +61,7 @@ start_kevy() { # $1 port, $2 feed on|off, $3 aof off|everysec|always
   [[ "$2" == on ]] && args+=(--feed)
   if [[ "$3" == off ]]; then args+=(--no-aof); else args+=(--appendfsync "$3"); fi
   # shellcheck disable=SC2086
-  KEVY_SAVE="" java $KEVY_HEAP -jar "$JAR" "${args[@]}" >"$dir/log" 2>&1 &
+  KEVY_SAVE="" java $(kevy_jvm $SERVER_JAVA_OPTS) -jar "$JAR" "${args[@]}" >"$dir/log" 2>&1 &
   wait_ping "$1"
 }
 start_redis() { # $1 port, $2 aof off|everysec|always
@@ -85,10 +90,10 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) pri
 cores=$(nproc); jvm=$(java -version 2>&1 | head -1); commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 redis_version=$( [[ $HAVE_REDIS == 1 ]] && redis-server --version | awk '{print $3}' || echo none)
 if [[ $CSV == 1 ]]; then
-  echo "# machine: cores=$cores jvm=\"$jvm\" commit=$commit redis=$redis_version kevy_jvm=\"$KEVY_HEAP\" rounds=$ROUNDS requests=$REQUESTS load=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
+  echo "# machine: cores=$cores jvm=\"$jvm\" commit=$commit redis=$redis_version kevy_jvm=\"$(kevy_jvm $SERVER_JAVA_OPTS)\" rounds=$ROUNDS requests=$REQUESTS load=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
   echo "config,test,kevy_rps,redis_rps,ratio"
 else
-  echo "machine: $cores cores, $jvm, commit $commit, $redis_version, $ROUNDS rounds x $REQUESTS requests, 50 clients, keys over 100k, kevy JVM: $KEVY_HEAP, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "machine: $cores cores, $jvm, commit $commit, $redis_version, $ROUNDS rounds x $REQUESTS requests, 50 clients, keys over 100k, kevy JVM: $(kevy_jvm $SERVER_JAVA_OPTS), load $(cut -d' ' -f1-3 /proc/loadavg)"
 fi
 
 if [[ $QUICK == 1 ]]; then PIPES="1 16"; SIZES="3"; PERSIST="off everysec"; FEEDS="on"
