@@ -27,17 +27,41 @@ kevy_jvm() {
   echo $heap "$@"
 }
 
-# check_count SCRIPT OPTION VALUE [MIN=1]: VALUE must be a whole number of at least MIN
+# check_count SCRIPT OPTION VALUE [MIN=1] [MAX=100000000]: VALUE must be a whole number from MIN to MAX (decimal,
+# no leading zeros: checked as text first, so a 30-digit number cannot wrap bash's 64-bit arithmetic)
 check_count() {
-  [[ "$3" =~ ^[0-9]+$ && "$3" -ge "${4:-1}" ]] || { echo "$1: $2 takes a whole number of at least ${4:-1}; not $3" >&2; exit 2; }
+  local min="${4:-1}" max="${5:-100000000}"
+  [[ "$3" =~ ^(0|[1-9][0-9]{0,9})$ ]] && (( $3 >= min && $3 <= max )) \
+    || { echo "$1: $2 takes a whole number from $min to $max; not $3" >&2; exit 2; }
+}
+
+# check_words SCRIPT OPTION VALUE WORD...: VALUE must be a comma-separated, non-empty list of the WORDs
+check_words() {
+  local script="$1" option="$2" value="$3" w ok a; shift 3
+  [[ "$value" =~ ^[a-z]+(,[a-z]+)*$ ]] || { echo "$script: $option takes a comma-separated list of: $*; not '$value'" >&2; exit 2; }
+  for w in ${value//,/ }; do
+    ok=0; for a in "$@"; do [[ "$w" == "$a" ]] && ok=1; done
+    [[ $ok == 1 ]] || { echo "$script: $option takes a comma-separated list of: $*; not $w" >&2; exit 2; }
+  done
 }
 
 # need_value SCRIPT OPTION "$@": fails with a one-line message when OPTION has no (or an empty) value after it
 need_value() { [[ $# -ge 4 && -n "$4" && "$4" != --* ]] || { echo "$1: $2 needs a value (see --help)" >&2; exit 2; }; }
+# wait_ping PORT [PID]: waits up to 20 s for PING; fails at once when process PID has exited
+wait_ping() {
+  for _ in $(seq 1 400); do
+    redis-cli -p "$1" PING >/dev/null 2>&1 && return 0
+    if [[ -n "${2:-}" ]] && ! kill -0 "$2" 2>/dev/null; then echo "$(basename "$0"): the server for port $1 exited at start" >&2; return 1; fi
+    sleep 0.05
+  done
+  echo "$(basename "$0"): the server on port $1 did not answer PING in 20 s" >&2; return 1
+}
+
 # check_tests SCRIPT a,b,...: every name must be a redis-benchmark -t test
 REDIS_BENCHMARK_TESTS=" ping_inline ping_mbulk set get incr lpush rpush lpop rpop sadd hset spop zadd zpopmin lrange lrange_100 lrange_300 lrange_500 lrange_600 mset "
 check_tests() {
   local t
+  [[ "$2" =~ ^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$ ]] || { echo "$1: tests are comma-separated names, e.g. set,get; not '$2'" >&2; exit 2; }
   for t in ${2//,/ }; do
     [[ "$REDIS_BENCHMARK_TESTS" == *" ${t,,} "* ]] || { echo "$1: no redis-benchmark test named $t (one of:$REDIS_BENCHMARK_TESTS)" >&2; exit 2; }
   done

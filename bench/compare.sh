@@ -35,14 +35,15 @@ while [[ $# -gt 0 ]]; do
     --tests) need_value compare.sh "$1" "$@"; TESTS="$2"; shift ;;
     --pipelines) need_value compare.sh "$1" "$@"; PIPES="$2"; shift ;;
     --aof) need_value compare.sh "$1" "$@"; AOF="$2"; shift ;;
+    --*=*) echo "compare.sh: options take their value after a space (${1%%=*} ${1#*=}), not '='" >&2; exit 2 ;;
     *=*) SPECS+=("$1") ;;
     *) echo "compare.sh: unknown argument $1 (variants are NAME=JAR[,JVM-OPTION...]; see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 check_tests compare.sh "$TESTS"
-check_count compare.sh --rounds "$ROUNDS"; check_count compare.sh --requests "$REQUESTS"
-for p in $PIPES; do check_count compare.sh --pipelines "$p"; done
+check_count compare.sh --rounds "$ROUNDS" 1 1000; check_count compare.sh --requests "$REQUESTS"
+for p in $PIPES; do check_count compare.sh --pipelines "$p" 1 1000; done
 [[ -n "${PIPES// /}" ]] || { echo "compare.sh: --pipelines takes pipeline depths, e.g. \"1 16\"" >&2; exit 2; }
 case "$AOF" in off|everysec|always) ;; *) echo "compare.sh: --aof must be off, everysec or always, not $AOF" >&2; exit 2 ;; esac
 command -v redis-benchmark >/dev/null || { echo "compare.sh: redis-benchmark not found (apt-get install redis-tools)" >&2; exit 2; }
@@ -51,6 +52,16 @@ if [[ ${#SPECS[@]} -eq 0 ]]; then
   SPECS=("kevy=$KEVY_JAR")
 fi
 
+# every variant checked before any server starts: a name of letters, digits, . _ -, unique, not redis; a jar
+seen=" redis "
+for spec in "${SPECS[@]}"; do
+  name="${spec%%=*}"; jar="${spec#*=}"; jar="${jar%%,*}"
+  [[ "$name" =~ ^[A-Za-z0-9._-]+$ ]] || { echo "compare.sh: a variant's name is letters, digits, '.', '_' or '-' before '='; not '$name' in $spec" >&2; exit 2; }
+  [[ "$name" != redis ]] || { echo "compare.sh: the name redis is the reference server's; call the variant otherwise" >&2; exit 2; }
+  [[ "$seen" != *" $name "* ]] || { echo "compare.sh: variant name $name is used twice" >&2; exit 2; }
+  seen+="$name "
+  [[ -f "$jar" ]] || { echo "compare.sh: $name: no such jar $jar" >&2; exit 2; }
+done
 NAMES=(); PORTS=(); PIDS=()
 for spec in "${SPECS[@]}"; do
   name="${spec%%=*}"; rest="${spec#*=}"; jar="${rest%%,*}"; opts=""; settings=()

@@ -25,8 +25,15 @@ while [[ $# -gt 0 ]]; do
     *) positional+=("$1"); shift ;;
   esac
 done
+[[ ${#positional[@]} -le 2 ]] || { echo "diskgate.sh: at most REPETITIONS and SEED after the options; not ${positional[*]}" >&2; exit 2; }
 reps="${positional[0]:-20}"
 seed="${positional[1]:-$(date +%s%N)}"
+[[ "$runs" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "diskgate.sh: --runs takes a number of kills from 1 to 9999; not $runs" >&2; exit 2; }
+[[ "$reps" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "diskgate.sh: REPETITIONS is a number from 1 to 9999; not $reps" >&2; exit 2; }
+# SEED: a java long; 19 digits compared as text (bash arithmetic would wrap)
+digits="${seed#-}"
+[[ "$seed" =~ ^-?[0-9]+$ && ( "$digits" =~ ^[0-9]{1,18}$ || ( "$digits" =~ ^[0-9]{19}$ && ! "$digits" > 9223372036854775807 ) ) ]] \
+  || { echo "diskgate.sh: SEED is a whole number (a java long); not $seed" >&2; exit 2; }
 
 echo "diskgate: building (tests compiled, not run)..." >&2
 ./mvnw -q -B -pl kevy-server -am install -DskipTests -DskipITs >/dev/null

@@ -49,12 +49,12 @@ while [[ $# -gt 0 ]]; do
   esac
   shift
 done
-for v in "$ROUNDS" "$REQUESTS" "$SERVERS" "$FRAMES" "$SECONDS_PER"; do
-  [[ "$v" =~ ^[1-9][0-9]*$ ]] || { echo "feed.sh: --rounds, --requests, --servers, --frames and --seconds take a positive integer; not $v" >&2; exit 2; }
-done
+check_count feed.sh --rounds "$ROUNDS" 1 1000; check_count feed.sh --requests "$REQUESTS"
+check_count feed.sh --servers "$SERVERS" 1 8; check_count feed.sh --frames "$FRAMES"
+check_count feed.sh --seconds "$SECONDS_PER" 1 3600
 case "$AOF" in off) AOF_ARGS=(--no-aof) ;; everysec) AOF_ARGS=(--appendfsync everysec) ;; *) echo "feed.sh: --aof takes off or everysec; not $AOF" >&2; exit 2 ;; esac
 case "$ONLY" in ""|overhead|drain|latency) ;; *) echo "feed.sh: --only takes overhead, drain or latency; not $ONLY" >&2; exit 2 ;; esac
-[[ "$RATES" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || { echo "feed.sh: --rates takes writes/s as positive integers separated by commas, e.g. 1000,10000; not $RATES" >&2; exit 2; }
+[[ "$RATES" =~ ^[1-9][0-9]{0,6}(,[1-9][0-9]{0,6})*$ ]] || { echo "feed.sh: --rates takes writes/s from 1 to 9999999 separated by commas, e.g. 1000,10000; not $RATES" >&2; exit 2; }
 [[ "$MODES" =~ ^(block|poll)(,(block|poll))*$ ]] || { echo "feed.sh: --modes takes block and/or poll separated by commas; not $MODES" >&2; exit 2; }
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"

@@ -5,8 +5,12 @@
 #
 # Usage: bench/jfrtop.sh RECORDING.jfr [N=15] [THREAD-SUBSTRING]
 set -euo pipefail
-[[ $# -ge 1 && "$1" != -h && "$1" != --help ]] || { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0; }
+help() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+[[ "${1:-}" != -h && "${1:-}" != --help ]] || { help; exit 0; }
+[[ $# -ge 1 && $# -le 3 ]] || { help >&2; exit 2; }
 file="$1"; n="${2:-15}"; thread="${3:-}"
+[[ -f "$file" ]] || { echo "jfrtop.sh: no such recording $file" >&2; exit 2; }
+[[ "$n" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "jfrtop.sh: N is a number of frames from 1 to 9999; not $n" >&2; exit 2; }
 jfr print --events jdk.ExecutionSample "$file" | awk -v want="$thread" '
   /sampledThread = / { t = $0; keep = (want == "" || index(t, want) > 0) }
   /stackTrace = \[/ { depth = 0; own = ""; next }

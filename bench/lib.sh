@@ -35,17 +35,17 @@ machine() {
 load1() { cut -d' ' -f1 /proc/loadavg; }
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-wait_ping() { for _ in $(seq 1 400); do redis-cli -p "$1" PING >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "server on $1 did not start" >&2; return 1; }
 
 # start_kevy PORT [server options...]: a kevy-server process with its own data dir, snapshots off; sets LAST_PID.
 # When it does not answer PING, prints the end of its log (the reason) and fails.
+# An empty config file (--config) keeps a kevy.toml in the caller's directory out of the figures.
 start_kevy() {
   local port="$1"; shift
-  local dir="$WORK/kevy-$port"; mkdir -p "$dir"
+  local dir="$WORK/kevy-$port"; mkdir -p "$dir"; : >"$WORK/empty.toml"
   # shellcheck disable=SC2086
-  KEVY_SAVE="" java $(kevy_jvm $SERVER_JAVA_OPTS) -jar "$KEVY_JAR" --port "$port" --dir "$dir" "$@" >"$dir/log" 2>&1 &
+  KEVY_SAVE="" java $(kevy_jvm $SERVER_JAVA_OPTS) -jar "$KEVY_JAR" --config "$WORK/empty.toml" --port "$port" --dir "$dir" "$@" >"$dir/log" 2>&1 &
   LAST_PID=$!; SERVER_PIDS+=("$LAST_PID")
-  wait_ping "$port" || { echo "--- the end of its log:" >&2; tail -n 5 "$dir/log" >&2; return 1; }
+  wait_ping "$port" "$LAST_PID" || { echo "--- the end of its log:" >&2; tail -n 5 "$dir/log" >&2; return 1; }
 }
 # start_redis PORT [redis options...]; sets LAST_PID
 start_redis() {

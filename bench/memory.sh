@@ -28,7 +28,7 @@ while [[ $# -gt 0 ]]; do
   esac
   shift
 done
-check_count memory.sh --strings "$STRINGS"; check_count memory.sh --hashes "$HASHES"
+check_count memory.sh --strings "$STRINGS" 1 20000000; check_count memory.sh --hashes "$HASHES" 1 5000000
 KEVY_HEAP="-Xms64m -Xmx8g"
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"

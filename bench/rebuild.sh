@@ -26,7 +26,7 @@ while [[ $# -gt 0 ]]; do
   esac
   shift
 done
-check_count rebuild.sh --keys "$KEYS"; check_count rebuild.sh --others "$OTHERS" 0
+check_count rebuild.sh --keys "$KEYS" 1 20000000; check_count rebuild.sh --others "$OTHERS" 0 20000000
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"
 build_if_stale

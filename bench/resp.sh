@@ -39,9 +39,9 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 
-check_count resp.sh --rounds "$ROUNDS"; check_count resp.sh --requests "$REQUESTS"
-for a in $ONLY_AOF; do [[ " off everysec always " == *" $a "* ]] || { echo "resp.sh: --aof takes off, everysec, always; not $a" >&2; exit 2; }; done
-for f in $ONLY_FEED; do [[ " off on " == *" $f "* ]] || { echo "resp.sh: --feed takes off, on; not $f" >&2; exit 2; }; done
+check_count resp.sh --rounds "$ROUNDS" 1 1000; check_count resp.sh --requests "$REQUESTS"
+[[ -z "$ONLY_AOF" ]] || check_words resp.sh --aof "${ONLY_AOF// /,}" off everysec always
+[[ -z "$ONLY_FEED" ]] || check_words resp.sh --feed "${ONLY_FEED// /,}" off on
 [[ -z "$ONLY_TESTS" ]] || check_tests resp.sh "$ONLY_TESTS"
 command -v redis-benchmark >/dev/null || { echo "resp.sh: redis-benchmark not found (apt-get install redis-tools)" >&2; exit 2; }
 HAVE_REDIS=1; command -v redis-server >/dev/null || HAVE_REDIS=0
@@ -53,16 +53,16 @@ WORK="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-wait_ping() { for _ in $(seq 1 400); do redis-cli -p "$1" PING >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "server on $1 did not start" >&2; return 1; }
 
 start_kevy() { # $1 port, $2 feed on|off, $3 aof off|everysec|always
   local dir="$WORK/kevy-$1"; mkdir -p "$dir"
-  local args=(--port "$1" --dir "$dir")
+  : >"$WORK/empty.toml"   # --config: a kevy.toml in the repository root stays out of the figures
+  local args=(--config "$WORK/empty.toml" --port "$1" --dir "$dir")
   [[ "$2" == on ]] && args+=(--feed)
   if [[ "$3" == off ]]; then args+=(--no-aof); else args+=(--appendfsync "$3"); fi
   # shellcheck disable=SC2086
   KEVY_SAVE="" java $(kevy_jvm $SERVER_JAVA_OPTS) -jar "$JAR" "${args[@]}" >"$dir/log" 2>&1 &
-  wait_ping "$1"
+  wait_ping "$1" $! || { echo "--- the end of its log:" >&2; tail -n 5 "$dir/log" >&2; return 1; }
 }
 start_redis() { # $1 port, $2 aof off|everysec|always
   local dir="$WORK/redis-$1"; mkdir -p "$dir"
