@@ -26,6 +26,8 @@ kevy_jvm() {
   fi
   echo $heap "$@"
 }
+# kevy_jvm_label [OPTION...]: kevy_jvm for a machine line, "JVM defaults" when it is empty
+kevy_jvm_label() { local o; o=$(kevy_jvm "$@"); echo "${o:-JVM defaults}"; }
 
 # check_count SCRIPT OPTION VALUE [MIN=1] [MAX=100000000]: VALUE must be a whole number from MIN to MAX (decimal,
 # no leading zeros: checked as text first, so a 30-digit number cannot wrap bash's 64-bit arithmetic)

@@ -30,7 +30,7 @@ machine() {
   local cpu jvm
   cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
   jvm=$(java -version 2>&1 | head -1 | tr -d '"')
-  echo "cores=$(nproc) cpu=\"$cpu\" jvm=\"$jvm\" commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown) kevy_jvm=\"$(kevy_jvm $SERVER_JAVA_OPTS)\" load=$(cut -d' ' -f1 /proc/loadavg)"
+  echo "cores=$(nproc) cpu=\"$cpu\" jvm=\"$jvm\" commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown) kevy_jvm=\"$(kevy_jvm_label $SERVER_JAVA_OPTS)\" load=$(cut -d' ' -f1 /proc/loadavg)"
 }
 load1() { cut -d' ' -f1 /proc/loadavg; }
 

@@ -50,7 +50,9 @@ JAR="$ROOT/kevy-server/target/kevy-server.jar"
 package_if_stale "$JAR" kevy-server kevy-common
 TESTS="set,get,incr,hset,lpush,sadd,zadd,mset"
 WORK="$(mktemp -d)"
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+# stop the servers and wait for them before removing their directories (a server still writing its AOF would
+# otherwise leave the temp dir behind)
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
@@ -90,10 +92,10 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) pri
 cores=$(nproc); jvm=$(java -version 2>&1 | head -1); commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 redis_version=$( [[ $HAVE_REDIS == 1 ]] && redis-server --version | awk '{print $3}' || echo none)
 if [[ $CSV == 1 ]]; then
-  echo "# machine: cores=$cores jvm=\"$jvm\" commit=$commit redis=$redis_version kevy_jvm=\"$(kevy_jvm $SERVER_JAVA_OPTS)\" rounds=$ROUNDS requests=$REQUESTS load=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
+  echo "# machine: cores=$cores jvm=\"$jvm\" commit=$commit redis=$redis_version kevy_jvm=\"$(kevy_jvm_label $SERVER_JAVA_OPTS)\" rounds=$ROUNDS requests=$REQUESTS load=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
   echo "config,test,kevy_rps,redis_rps,ratio"
 else
-  echo "machine: $cores cores, $jvm, commit $commit, $redis_version, $ROUNDS rounds x $REQUESTS requests, 50 clients, keys over 100k, kevy JVM: $(kevy_jvm $SERVER_JAVA_OPTS), load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "machine: $cores cores, $jvm, commit $commit, $redis_version, $ROUNDS rounds x $REQUESTS requests, 50 clients, keys over 100k, kevy JVM: $(kevy_jvm_label $SERVER_JAVA_OPTS), load $(cut -d' ' -f1-3 /proc/loadavg)"
 fi
 
 if [[ $QUICK == 1 ]]; then PIPES="1 16"; SIZES="3"; PERSIST="off everysec"; FEEDS="on"
