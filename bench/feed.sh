@@ -55,7 +55,7 @@ check_count feed.sh --seconds "$SECONDS_PER" 1 3600
 case "$AOF" in off) AOF_ARGS=(--no-aof) ;; everysec) AOF_ARGS=(--appendfsync everysec) ;; *) echo "feed.sh: --aof takes off or everysec; not $AOF" >&2; exit 2 ;; esac
 case "$ONLY" in ""|overhead|drain|latency) ;; *) echo "feed.sh: --only takes overhead, drain or latency; not $ONLY" >&2; exit 2 ;; esac
 [[ "$RATES" =~ ^[1-9][0-9]{0,6}(,[1-9][0-9]{0,6})*$ ]] || { echo "feed.sh: --rates takes writes/s from 1 to 9999999 separated by commas, e.g. 1000,10000; not $RATES" >&2; exit 2; }
-[[ "$MODES" =~ ^(block|poll)(,(block|poll))*$ ]] || { echo "feed.sh: --modes takes block and/or poll separated by commas; not $MODES" >&2; exit 2; }
+check_words feed.sh --modes "$MODES" block poll
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"
 command -v redis-benchmark >/dev/null || { echo "feed.sh: redis-benchmark not found (apt-get install redis-tools)" >&2; exit 2; }
@@ -92,7 +92,7 @@ if want overhead; then
           t0=$(ticks "$pid")
           redis-benchmark -p "$port" -c 50 -n "$n" -r 100000 -P "$pipe" -d 3 -t set --csv 2>/dev/null \
             | tail -n +2 | tr -d '"' | cut -d, -f2 >>"$WORK/$side.txt"
-          cpu_us $(($(ticks "$pid") - t0)) "$n" >>"$WORK/$side.cpu"; echo >>"$WORK/$side.cpu"
+          cpu_us $(($(ticks "$pid") - t0)) "$n" >>"$WORK/$side.cpu"
         done
       done
     done

@@ -64,7 +64,7 @@ stop_server() {
 # ticks PID: the CPU time (user + system) a process has used so far, in clock ticks (getconf CLK_TCK per second)
 ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
 # cpu_us TICKS REQUESTS: server CPU microseconds per request
-cpu_us() { awk -v d="$1" -v n="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.3f", d * 1e6 / hz / n}'; }
+cpu_us() { awk -v d="$1" -v n="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.3f\n", d * 1e6 / hz / n}'; }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) print a[(NR+1)/2]; else printf "%.10g\n", (a[NR/2]+a[NR/2+1])/2}'; }
 # harness MAIN-CLASS args...: runs a class of the benchmark jar
 # shellcheck disable=SC2086
