@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       previous one ended, at 0 when it is the first of its chunk, or at {@code headStart} when it is the
  *       oldest retained. Appending allocates nothing per frame, so young collections have nothing of the
  *       backlog to copy; and it touches 4 bytes of index per frame, not 12 (an address and a length): the
- *       index streams through the caches like the chunks do, and at a million frames/s that traffic, not the
- *       encoding, is most of what the feed costs a write (issue 10). Chunks are released once no retained
+ *       index streams through the caches like the chunks do, and at a million frames/s the 12-byte index cost
+ *       a write about as much as the frame bytes (issue 10, docs/benchmarks.md). Chunks are released once no retained
  *       frame lies in them, one kept as a spare for the next; the memory held is the budget plus at most about
  *       two chunks and the unused tails of chunks. The {@code *2 :<offset>} header of FEED.READ's frame is not
  *       stored (the offset is the frame's position in the ring); readers write it, and the accounting adds it
@@ -126,7 +126,8 @@ public final class FeedBacklog implements EffectListener {
     }
 
     /**
-     * The size of a frame in the backlog: the length of its RESP encoding as FEED.READ sends it,
+     * The size the backlog counts for a frame (it holds {@link #headerSize} bytes less): the length of its RESP
+     * encoding as FEED.READ sends it,
      * {@code *2\r\n:<offset>\r\n*<argc>\r\n} plus {@code $<len>\r\n<arg>\r\n} per argument (contract §6;
      * {@code SET k v} at offset 0 is 35 bytes).
      */
