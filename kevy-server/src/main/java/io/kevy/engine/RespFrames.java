@@ -1,5 +1,9 @@
 package io.kevy.engine;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * The RESP encoding of an effect frame as a client would send it: an array of bulk strings
  * ({@code *<argc>\r\n} then {@code $<len>\r\n<arg>\r\n} per argument). One encoder for the AOF records and the
@@ -7,6 +11,11 @@ package io.kevy.engine;
  * only; thread-safe.
  */
 public final class RespFrames {
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORT =
+            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final short CRLF = (short) ('\r' | '\n' << 8);
+
     private RespFrames() {
     }
 
@@ -25,15 +34,34 @@ public final class RespFrames {
      * @return the position after the last byte written
      */
     public static int encode(byte[] b, int p, byte[][] argv) {
-        b[p++] = '*';
-        p = crlf(b, putLong(b, p, argv.length));
+        p = header(b, p, '*', argv.length);
         for (byte[] a : argv) {
-            b[p++] = '$';
-            p = crlf(b, putLong(b, p, a.length));
-            System.arraycopy(a, 0, b, p, a.length);
-            p = crlf(b, p + a.length);
+            int n = a.length;
+            p = header(b, p, '$', n);
+            System.arraycopy(a, 0, b, p, n);
+            p += n;
+            SHORT.set(b, p, CRLF);
+            p += 2;
         }
         return p;
+    }
+
+    /**
+     * Writes {@code type}, {@code n} in decimal and {@code \r\n} at {@code p}; returns the position after them.
+     * Lengths below 100 (most arguments) take one 4-byte store and at most one more byte.
+     */
+    private static int header(byte[] b, int p, int type, int n) {
+        if (n < 10) {
+            INT.set(b, p, type | ('0' + n) << 8 | '\r' << 16 | '\n' << 24);
+            return p + 4;
+        }
+        if (n < 100) {
+            INT.set(b, p, type | ('0' + n / 10) << 8 | ('0' + n % 10) << 16 | '\r' << 24);
+            b[p + 4] = '\n';
+            return p + 5;
+        }
+        b[p] = (byte) type;
+        return crlf(b, putLong(b, p + 1, n));
     }
 
     /** Writes {@code \r\n} at {@code p}; returns the position after it. */

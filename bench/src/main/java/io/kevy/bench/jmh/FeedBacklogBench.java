@@ -23,7 +23,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * The feed ring ({@code FeedBacklog}) of a one-shard engine with the feed on and a 16 MiB budget, full of
  * {@code SET key:<n> value} frames. {@code append} is {@link Shard#emit} under the shard's lock (offset,
- * WATCH signal, the backlog's append and eviction: what every write pays for the feed); {@code read4096}
+ * WATCH signal, the backlog's append and eviction: what every write pays for the feed; {@code emitWithoutFeed} is the same on a shard without the feed);
+ * {@code read4096}
  * is one FEED.READ step of COUNT 4096 from the oldest retained frame of the full ring, which no append moves in that benchmark (the copy out under the lock and the
  * frame list). Scores are frames per microsecond.
  */
@@ -74,6 +75,39 @@ public class FeedBacklogBench extends ShortRun {
             shard.emit(frames[i++ & (KEYS - 1)]);
         } finally {
             shard.lock().unlock();
+        }
+    }
+
+    /**
+     * {@link #append}'s work on a shard without the feed (the offset and the WATCH signal only): the
+     * difference of the two is what the feed adds to a write.
+     */
+    @Benchmark
+    public void emitWithoutFeed(WithoutFeed state) {
+        Shard s = state.shard;
+        s.lock().lock();
+        try {
+            s.emit(frames[i++ & (KEYS - 1)]);
+        } finally {
+            s.lock().unlock();
+        }
+    }
+
+    /** A one-shard engine with the feed off, for {@link #emitWithoutFeed}. */
+    @State(Scope.Thread)
+    public static class WithoutFeed {
+        Engine engine;
+        Shard shard;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            engine = new Engine(EngineConfig.defaults().withShards(1));
+            shard = engine.shard(0);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            engine.close();
         }
     }
 
