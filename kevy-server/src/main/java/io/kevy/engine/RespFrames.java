@@ -29,6 +29,18 @@ public final class RespFrames {
     }
 
     /**
+     * An upper bound of {@link #encodedSize} that reads only the arguments' lengths (each counted with the 10
+     * digits of the largest int): enough to know that a frame fits without the exact count.
+     */
+    public static long maxEncodedSize(byte[][] argv) {
+        long n = 1 + 10 + 2;
+        for (byte[] a : argv) {
+            n += a.length + (1 + 10 + 2 + 2);
+        }
+        return n;
+    }
+
+    /**
      * Writes {@code argv} into {@code b} at {@code p}; the caller has made room for {@link #encodedSize} bytes.
      *
      * @return the position after the last byte written

@@ -39,8 +39,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       writers for longer than that copy).</li>
  *   <li><i>Invariants.</i> The ring holds the frames {@code [firstOffset, firstOffset + count)} of the shard's
  *       current generation, contiguous, and {@code firstOffset + count == shard.nextOffset()}; {@code bytes}
- *       is the sum of their sizes. On append, the oldest frames are evicted while {@code bytes + size >
- *       budget}; the newest frame is always kept, even when it alone is larger than the budget.</li>
+ *       is the sum of their sizes. After each append, the oldest frames are evicted while {@code bytes >
+ *       budget}; the newest frame is always kept, even when it alone is larger than the budget. This keeps
+ *       the frames §6's "evict while used + new > budget, then append" keeps (the longest run of newest
+ *       frames within the budget), and the append needs the frame's exact size only after encoding it.</li>
  *   <li><i>Stream reset</i> (FLUSHALL/FLUSHDB, boot): the ring empties and starts at the new offset.</li>
  *   <li><i>Boot refill.</i> On a clean restart the AOF tail is handed back through {@link #onReplay} in offset
  *       order and retained like appends, up to the budget, so cursors from before the restart stay valid.</li>
@@ -72,6 +74,8 @@ public final class FeedBacklog implements EffectListener {
     private long[] chunkFirst = new long[4];
     private long firstChunk;
     private long lastChunk = -1;
+    /** Chunk {@code lastChunk}, the one being written; null before the first frame. */
+    private byte[] current;
     private int writePos;
     /** One released chunk of {@code chunkSize} kept for the next one, so a full ring allocates none. */
     private byte[] spare;
@@ -140,41 +144,59 @@ public final class FeedBacklog implements EffectListener {
         return 4 + 1 + RedisNumbers.digits(offset) + 2;
     }
 
+    /**
+     * Appends a frame, then evicts the oldest frames while the retained ones exceed the budget, never the newest.
+     * That leaves the same frames as contract §6's order (evict while {@code used + new > budget}, then append):
+     * both keep the longest run of newest frames that fits the budget, or the new frame alone.
+     */
     @Override
     public void onEffect(Shard s, long offset, byte[][] frame) {
-        if (count == 0) {
+        int n = count;
+        if (n == 0) {
             firstOffset = offset;
-        } else if (offset != firstOffset + count) {
+        } else if (offset != firstOffset + n) {
             throw new IllegalStateException("shard " + shard.index() + ": frame offset " + offset
-                    + " does not follow " + (firstOffset + count - 1));
+                    + " does not follow " + (firstOffset + n - 1));
         }
-        long stored = RespFrames.encodedSize(frame);
-        if (stored > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("frame of " + stored + " bytes");
+        byte[] chunk = current;
+        if (chunk == null || chunk.length - writePos < RespFrames.maxEncodedSize(frame)) {
+            chunk = chunkFor(frame, offset);
         }
-        long size = headerSize(offset) + stored;
-        while (count > 0 && bytes + size > budget) {
-            evictOldest();
-        }
-        if (count == ends.length) {
+        if (n == ends.length) {
             grow();
         }
-        int n = (int) stored;
-        byte[] chunk = lastChunk >= firstChunk ? chunks[(int) lastChunk & (chunks.length - 1)] : null;
-        if (chunk == null || chunk.length - writePos < n) {
-            chunk = newChunk(n, offset);
-        }
-        if (count == 0) {
-            headStart = writePos;
+        int start = writePos;
+        if (n == 0) {
+            headStart = start;
             releaseChunksBefore(lastChunk);
         }
-        int end = RespFrames.encode(chunk, writePos, frame);
-        assert end - writePos == n;
-        ends[(head + count) & (ends.length - 1)] = end;
+        int end = RespFrames.encode(chunk, start, frame);
+        assert end - start == RespFrames.encodedSize(frame);
+        ends[(head + n) & (ends.length - 1)] = end;
         writePos = end;
-        count++;
-        bytes += size;
+        count = n + 1;
+        bytes += headerSize(offset) + end - start;
+        while (count > 1 && bytes > budget) {
+            evictOldest();
+        }
         wakeAll();
+    }
+
+    /**
+     * The chunk {@code frame} goes in when the current one may lack room for it (by {@link
+     * RespFrames#maxEncodedSize}): the current one when its exact size fits, else a new one.
+     *
+     * @throws IllegalArgumentException when the frame's encoding would not fit in a Java array
+     */
+    private byte[] chunkFor(byte[][] frame, long offset) {
+        long size = RespFrames.encodedSize(frame);
+        if (size > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("frame of " + size + " bytes");
+        }
+        if (current != null && current.length - writePos >= size) {
+            return current;
+        }
+        return newChunk((int) size, offset);
     }
 
     /**
@@ -207,6 +229,7 @@ public final class FeedBacklog implements EffectListener {
         lastChunk++;
         chunks[(int) lastChunk & (chunks.length - 1)] = chunk;
         chunkFirst[(int) lastChunk & (chunks.length - 1)] = offset;
+        current = chunk;
         writePos = 0;
         return chunk;
     }
@@ -236,6 +259,7 @@ public final class FeedBacklog implements EffectListener {
         chunkFirst = new long[4];
         firstChunk = 0;
         lastChunk = -1;
+        current = null;
         writePos = 0;
         spare = null;
         head = 0;
