@@ -5,7 +5,8 @@
 #       request; redis-benchmark against N servers per side (N JVMs: one JVM's JIT outcome moves a figure by
 #       several percent), A B alternating, medians over rounds x servers, 50 clients,
 #       -P 1 and 16 (-P 16 runs 5x the requests), after 5M unmeasured SETs per server that fill the feed
-#       servers' backlogs (the steady state);
+#       servers' backlogs (the steady state); with 2 or more CPUs, redis-benchmark runs on CPU 0 and the
+#       servers on the others (taskset), so neither takes the other's core (--pin off: the scheduler places them);
 #   (b) drain: frames/s one reader takes from a full backlog at COUNT 4096, remote (FEED.READ against a server
 #       process) and embedded (io.kevy.embedded.Store), raw reads and through a FeedConsumer;
 #   (c) latency: a write's acknowledgement to the FeedConsumer handler, p50/p99/p99.9 at 1k, 10k and 50k
@@ -14,9 +15,10 @@
 # average it started at; ratios within one section are the figures to compare.
 #
 # Usage: bench/feed.sh [--csv] [--quick] [--only overhead|drain|latency] [--rounds N] [--requests N]
-#                      [--servers N] [--aof off|everysec] [--frames N] [--seconds S] [--rates R1,R2,...] [--modes block,poll]
+#                      [--servers N] [--aof off|everysec] [--pin on|off] [--frames N] [--seconds S] [--rates R1,R2,...] [--modes block,poll]
 #   --servers   kevy servers per side in (a), default 2
 #   --aof       persistence of the servers in (a): off (default) or everysec
+#   --pin       in (a), client on CPU 0 and servers on CPUs 1..n-1: on (default with 2+ CPUs and taskset) or off
 #   --quick     2 rounds x 100k requests, 1 server per side, 200k frames, 2 s per latency point
 #   --csv       machine-readable: a "# machine: ..." line, then figure,value,unit,params
 # Env: SERVER_JAVA_OPTS, HARNESS_JAVA_OPTS extra JVM options for the kevy servers and the Java harness
@@ -30,7 +32,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=bench/common.sh
 source "$ROOT/bench/common.sh"
 
-CSV=0; ROUNDS=5; REQUESTS=200000; SERVERS=2; AOF=off; WARMUP=5000000; FRAMES=1000000; SECONDS_PER=5; RATES="1000,10000,50000"; MODES="block,poll"; ONLY=""
+CSV=0; ROUNDS=5; REQUESTS=200000; SERVERS=2; AOF=off; PIN=on; WARMUP=5000000; FRAMES=1000000; SECONDS_PER=5; RATES="1000,10000,50000"; MODES="block,poll"; ONLY=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --csv) CSV=1 ;;
@@ -40,6 +42,7 @@ while [[ $# -gt 0 ]]; do
     --requests) need_value feed.sh "$1" "$@"; REQUESTS="$2"; shift ;;
     --servers) need_value feed.sh "$1" "$@"; SERVERS="$2"; shift ;;
     --aof) need_value feed.sh "$1" "$@"; AOF="$2"; shift ;;
+    --pin) need_value feed.sh "$1" "$@"; PIN="$2"; shift ;;
     --frames) need_value feed.sh "$1" "$@"; FRAMES="$2"; shift ;;
     --seconds) need_value feed.sh "$1" "$@"; SECONDS_PER="$2"; shift ;;
     --rates) need_value feed.sh "$1" "$@"; RATES="$2"; shift ;;
@@ -53,6 +56,7 @@ check_count feed.sh --rounds "$ROUNDS" 1 1000; check_count feed.sh --requests "$
 check_count feed.sh --servers "$SERVERS" 1 8; check_count feed.sh --frames "$FRAMES"
 check_count feed.sh --seconds "$SECONDS_PER" 1 3600
 case "$AOF" in off) AOF_ARGS=(--no-aof) ;; everysec) AOF_ARGS=(--appendfsync everysec) ;; *) echo "feed.sh: --aof takes off or everysec; not $AOF" >&2; exit 2 ;; esac
+case "$PIN" in on|off) ;; *) echo "feed.sh: --pin takes on or off; not $PIN" >&2; exit 2 ;; esac
 case "$ONLY" in ""|overhead|drain|latency) ;; *) echo "feed.sh: --only takes overhead, drain or latency; not $ONLY" >&2; exit 2 ;; esac
 [[ "$RATES" =~ ^[1-9][0-9]{0,6}(,[1-9][0-9]{0,6})*$ ]] || { echo "feed.sh: --rates takes writes/s from 1 to 9999999 separated by commas, e.g. 1000,10000; not $RATES" >&2; exit 2; }
 check_words feed.sh --modes "$MODES" block poll
@@ -70,17 +74,22 @@ line() { # figure value unit params
 want() { [[ -z "$ONLY" || "$ONLY" == "$1" ]]; }
 
 if want overhead; then
-  say "(a) feed overhead, AOF $AOF, load $(load1)"
+  CLIENT=(); pinned="not pinned"; cpus=$(nproc)
+  if [[ $PIN == on && $cpus -ge 2 ]] && command -v taskset >/dev/null; then
+    SERVER_CPUS=1; [[ $cpus -gt 2 ]] && SERVER_CPUS="1-$((cpus - 1))"; CLIENT=(taskset -c 0); pinned="redis-benchmark on CPU 0, servers on CPUs $SERVER_CPUS"
+  fi
+  say "(a) feed overhead, AOF $AOF, $pinned, load $(load1)"
   declare -a PORTS_OFF=() PIDS_OFF=() PORTS_ON=() PIDS_ON=()
   for _ in $(seq 1 "$SERVERS"); do
     port=$(free_port); start_kevy "$port" "${AOF_ARGS[@]}"; PORTS_OFF+=("$port"); PIDS_OFF+=("$LAST_PID")
     port=$(free_port); start_kevy "$port" "${AOF_ARGS[@]}" --feed; PORTS_ON+=("$port"); PIDS_ON+=("$LAST_PID")
   done
+  SERVER_CPUS=
   # warm-up, not measured: the JIT compiles the write path, and the feed servers' backlogs fill to their budget
   # (64mb per shard, ~1.9M SET frames each), so the rounds measure the steady state: a backlog that evicts
   # its oldest frames and reuses its chunks, rather than one growing into heap pages touched for the first time
   for port in "${PORTS_OFF[@]}" "${PORTS_ON[@]}"; do
-    redis-benchmark -p "$port" -c 50 -n "$WARMUP" -r 100000 -P 16 -d 3 -t set -q >/dev/null 2>&1
+    "${CLIENT[@]}" redis-benchmark -p "$port" -c 50 -n "$WARMUP" -r 100000 -P 16 -d 3 -t set -q >/dev/null 2>&1
   done
   for pipe in 1 16; do
     n=$REQUESTS; [[ $pipe == 16 ]] && n=$((REQUESTS * 5))
@@ -90,7 +99,7 @@ if want overhead; then
         for side in off on; do
           if [[ $side == on ]]; then port=${PORTS_ON[$k]}; pid=${PIDS_ON[$k]}; else port=${PORTS_OFF[$k]}; pid=${PIDS_OFF[$k]}; fi
           t0=$(ticks "$pid")
-          redis-benchmark -p "$port" -c 50 -n "$n" -r 100000 -P "$pipe" -d 3 -t set --csv 2>/dev/null \
+          "${CLIENT[@]}" redis-benchmark -p "$port" -c 50 -n "$n" -r 100000 -P "$pipe" -d 3 -t set --csv 2>/dev/null \
             | tail -n +2 | tr -d '"' | cut -d, -f2 >>"$WORK/$side.txt"
           cpu_us $(($(ticks "$pid") - t0)) "$n" >>"$WORK/$side.cpu"
         done
@@ -99,7 +108,7 @@ if want overhead; then
     k_off=$(median <"$WORK/off.txt"); k_on=$(median <"$WORK/on.txt")
     c_off=$(median <"$WORK/off.cpu"); c_on=$(median <"$WORK/on.cpu")
     ratio=$(awk -v a="$k_on" -v b="$k_off" 'BEGIN { printf "%.3f", a / b }')
-    params="SET -c 50 -P $pipe -d 3, AOF $AOF, $ROUNDS rounds x $SERVERS servers per side x $n requests, A B alternating, medians: off $k_off/s $c_off us on $k_on/s $c_on us"
+    params="SET -c 50 -P $pipe -d 3, AOF $AOF, $pinned, $ROUNDS rounds x $SERVERS servers per side x $n requests, A B alternating, medians: off $k_off/s $c_off us on $k_on/s $c_on us"
     line "overhead.set.P$pipe.ratio_on_off" "$ratio" "x" "$params"
     line "overhead.set.P$pipe.percent" "$(awk -v r="$ratio" 'BEGIN { printf "%.1f", (1 - r) * 100 }')" "%" "throughput lost with the feed on"
     line "overhead.set.P$pipe.cpu_percent" "$(awk -v a="$c_on" -v b="$c_off" 'BEGIN { printf "%.1f", (a / b - 1) * 100 }')" "%" "server CPU per request added by the feed"
