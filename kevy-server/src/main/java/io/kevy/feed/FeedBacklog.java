@@ -24,9 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       oldest retained. Appending allocates nothing per frame, so young collections have nothing of the
  *       backlog to copy; and it touches 4 bytes of index per frame, not 12 (an address and a length): the
  *       index streams through the caches like the chunks do, and at a million frames/s the 12-byte index cost
- *       a write about as much as the frame bytes (issue 10, docs/benchmarks.md). Chunks are released once no retained
- *       frame lies in them, one kept as a spare for the next; the memory held is the budget plus at most about
- *       two chunks and the unused tails of chunks. The {@code *2 :<offset>} header of FEED.READ's frame is not
+ *       a write about as much as the frame bytes (issue 10, docs/benchmarks.md). Chunks are released once no
+ *       retained frame lies in them, one kept as a spare for the next; the memory held is the budget plus at
+ *       most about two chunks, the unused tails of chunks and the 64 KiB of frames a trim may be behind. The
+ *       {@code *2 :<offset>} header of FEED.READ's frame is not
  *       stored (the offset is the frame's position in the ring); readers write it, and the accounting adds it
  *       back ({@link #headerSize}), so {@code bytes} and eviction follow the contract's sizes exactly while the
  *       memory held is smaller by the header (15 of the 62 bytes of a {@code SET} of a 16-byte key at
@@ -39,10 +40,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       writers for longer than that copy).</li>
  *   <li><i>Invariants.</i> The ring holds the frames {@code [firstOffset, firstOffset + count)} of the shard's
  *       current generation, contiguous, and {@code firstOffset + count == shard.nextOffset()}; {@code bytes}
- *       is the sum of their sizes. After each append, the oldest frames are evicted while {@code bytes >
- *       budget}; the newest frame is always kept, even when it alone is larger than the budget. This keeps
- *       the frames §6's "evict while used + new > budget, then append" keeps (the longest run of newest
- *       frames within the budget), and the append needs the frame's exact size only after encoding it.</li>
+ *       is the sum of their sizes. Whenever the ring is read ({@link #snapshot}, {@link #stats}), the
+ *       oldest frames have been evicted while {@code bytes > budget}; the newest frame is always kept, even
+ *       when it alone is larger than the budget. This keeps the frames §6's "evict while used + new > budget,
+ *       then append" keeps (the longest run of newest frames within the budget), while the append needs the
+ *       frame's exact size only after encoding it and evicts in runs, up to 64 KiB past the budget
+ *       ({@link #trim}).</li>
  *   <li><i>Stream reset</i> (FLUSHALL/FLUSHDB, boot): the ring empties and starts at the new offset.</li>
  *   <li><i>Boot refill.</i> On a clean restart the AOF tail is handed back through {@link #onReplay} in offset
  *       order and retained like appends, up to the budget, so cursors from before the restart stay valid.</li>
@@ -59,12 +62,16 @@ public final class FeedBacklog implements EffectListener {
     /** The largest chunk: 4 MiB, a G1 humongous object (allocated in the old generation) up to 8 MiB regions. */
     static final int MAX_CHUNK = 4 << 20;
     private static final int MIN_CHUNK = 4 << 10;
+    /** The most {@link #trim} leaves to the next reader or append: 64 KiB, a copy's worth of eviction work. */
+    private static final int MAX_SLACK = 64 << 10;
     /** A snapshot stops copying past this many bytes (after at least one frame); the reader steps again. */
     static final int MAX_COPY = 16 << 20;
 
     private final Shard shard;
     private final long budget;
     private final int chunkSize;
+    /** How far past the budget appends may go before they evict (see {@link #trim}). */
+    private final int slack;
     private final Set<Runnable> waiters = ConcurrentHashMap.newKeySet();
     private final AtomicInteger blockedReaders = new AtomicInteger();
 
@@ -106,6 +113,7 @@ public final class FeedBacklog implements EffectListener {
         this.shard = shard;
         this.budget = budget;
         this.chunkSize = chunkSize;
+        this.slack = Math.min(chunkSize, MAX_SLACK);
         shard.lock().lock();
         try {
             this.firstOffset = shard.nextOffset();
@@ -176,10 +184,23 @@ public final class FeedBacklog implements EffectListener {
         writePos = end;
         count = n + 1;
         bytes += headerSize(offset) + end - start;
+        if (bytes > budget + slack) {
+            trim();
+        }
+        wakeAll();
+    }
+
+    /**
+     * Evicts the oldest frames while the retained ones exceed the budget, never the newest (contract §6). The
+     * append runs it only once {@code slack} bytes past the budget, so eviction reads the ring's index in
+     * runs instead of one cold entry per append (that load was a fifth of the append's time); every reader of
+     * the ring's bounds ({@link #snapshot}, {@link #stats}) runs it first, so none sees the extra frames.
+     * Callers hold the shard's lock.
+     */
+    private void trim() {
         while (count > 1 && bytes > budget) {
             evictOldest();
         }
-        wakeAll();
     }
 
     /**
@@ -338,6 +359,7 @@ public final class FeedBacklog implements EffectListener {
     Snapshot snapshot(long generation, long from, int max) {
         shard.lock().lock();
         try {
+            trim();
             long gen = shard.generation();
             long next = shard.nextOffset();
             if (gen != generation) {
@@ -456,6 +478,7 @@ public final class FeedBacklog implements EffectListener {
     public Stats stats() {
         shard.lock().lock();
         try {
+            trim();
             return new Stats(shard.generation(), shard.nextOffset(), count == 0 ? shard.nextOffset() : firstOffset,
                     count, bytes, budget, evicted, blockedReaders.get());
         } finally {
