@@ -2,10 +2,11 @@
 # The change feed's costs (results: docs/benchmarks.md), one line per figure:
 #   (a) overhead: SET requests/s of kevy with the feed on vs off (AOF off in both by default, so only the feed
 #       differs; --aof everysec for the configuration of the throughput targets), and the servers' CPU per
-#       request; redis-benchmark against N servers per side (N JVMs: one JVM's JIT outcome moves a figure by
-#       several percent), A B alternating, medians over rounds x servers, 50 clients,
+#       request; redis-benchmark against N pairs of servers (feed off, feed on), a fresh pair after the other
+#       (one JVM's JIT outcome moves a figure by several percent, so each side gets N JVMs), A B alternating
+#       within a pair, medians over pairs x rounds, and the range of the pairs' own ratios; 50 clients,
 #       -P 1 and 16 (-P 16 runs 5x the requests), after 5M unmeasured SETs per server that fill the feed
-#       servers' backlogs (the steady state); with 2 or more CPUs, redis-benchmark runs on CPU 0 and the
+#       server's backlog (the steady state); with 2 or more CPUs, redis-benchmark runs on CPU 0 and the
 #       servers on the others (taskset), so neither takes the other's core (--pin off: the scheduler places them);
 #   (b) drain: frames/s one reader takes from a full backlog at COUNT 4096, remote (FEED.READ against a server
 #       process) and embedded (io.kevy.embedded.Store), raw reads and through a FeedConsumer;
@@ -16,15 +17,15 @@
 #
 # Usage: bench/feed.sh [--csv] [--quick] [--only overhead|drain|latency] [--rounds N] [--requests N]
 #                      [--servers N] [--aof off|everysec] [--pin on|off] [--frames N] [--seconds S] [--rates R1,R2,...] [--modes block,poll]
-#   --servers   kevy servers per side in (a), default 2
+#   --servers   pairs of kevy servers in (a), one pair at a time, default 6; --rounds per pair, default 3
 #   --aof       persistence of the servers in (a): off (default) or everysec
 #   --pin       in (a), client on CPU 0 and servers on CPUs 1..n-1: on (default with 2+ CPUs and taskset) or off
-#   --quick     2 rounds x 100k requests, 1 server per side, 200k frames, 2 s per latency point
+#   --quick     2 rounds x 100k requests, 1 pair, 200k frames, 2 s per latency point
 #   --csv       machine-readable: a "# machine: ..." line, then figure,value,unit,params
 # Env: SERVER_JAVA_OPTS, HARNESS_JAVA_OPTS extra JVM options for the kevy servers and the Java harness
 #      (e.g. -XX:StartFlightRecording=filename=x.jfr,settings=profile).
 # KEVY_HEAP: the kevy servers' heap and memory options, default -Xms3g -Xmx3g -XX:+UseTransparentHugePages
-#   -XX:+AlwaysPreTouch (each server holds 3 GiB from its start, so section (a) takes 12 GiB; "" for the
+#   -XX:+AlwaysPreTouch (each server holds 3 GiB from its start, so section (a) takes 6 GiB; "" for the
 #   JVM's defaults); -Xms/-Xmx in SERVER_JAVA_OPTS replace its heap sizes.
 # Needs: java 17, redis-benchmark and redis-cli (Debian redis-tools).
 set -euo pipefail
@@ -32,7 +33,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=bench/common.sh
 source "$ROOT/bench/common.sh"
 
-CSV=0; ROUNDS=5; REQUESTS=200000; SERVERS=2; AOF=off; PIN=on; WARMUP=5000000; FRAMES=1000000; SECONDS_PER=5; RATES="1000,10000,50000"; MODES="block,poll"; ONLY=""
+CSV=0; ROUNDS=3; REQUESTS=200000; SERVERS=6; AOF=off; PIN=on; WARMUP=5000000; FRAMES=1000000; SECONDS_PER=5; RATES="1000,10000,50000"; MODES="block,poll"; ONLY=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --csv) CSV=1 ;;
@@ -53,7 +54,7 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 check_count feed.sh --rounds "$ROUNDS" 1 1000; check_count feed.sh --requests "$REQUESTS"
-check_count feed.sh --servers "$SERVERS" 1 8; check_count feed.sh --frames "$FRAMES"
+check_count feed.sh --servers "$SERVERS" 1 50; check_count feed.sh --frames "$FRAMES"
 check_count feed.sh --seconds "$SECONDS_PER" 1 3600
 case "$AOF" in off) AOF_ARGS=(--no-aof) ;; everysec) AOF_ARGS=(--appendfsync everysec) ;; *) echo "feed.sh: --aof takes off or everysec; not $AOF" >&2; exit 2 ;; esac
 case "$PIN" in on|off) ;; *) echo "feed.sh: --pin takes on or off; not $PIN" >&2; exit 2 ;; esac
@@ -79,43 +80,46 @@ if want overhead; then
     SERVER_CPUS=1; [[ $cpus -gt 2 ]] && SERVER_CPUS="1-$((cpus - 1))"; CLIENT=(taskset -c 0); pinned="redis-benchmark on CPU 0, servers on CPUs $SERVER_CPUS"
   fi
   say "(a) feed overhead, AOF $AOF, $pinned, load $(load1)"
-  declare -a PORTS_OFF=() PIDS_OFF=() PORTS_ON=() PIDS_ON=()
+  for pipe in 1 16; do : >"$WORK/off.$pipe"; : >"$WORK/on.$pipe"; : >"$WORK/pairs.$pipe"; done
   for _ in $(seq 1 "$SERVERS"); do
-    port=$(free_port); start_kevy "$port" "${AOF_ARGS[@]}"; PORTS_OFF+=("$port"); PIDS_OFF+=("$LAST_PID")
-    port=$(free_port); start_kevy "$port" "${AOF_ARGS[@]}" --feed; PORTS_ON+=("$port"); PIDS_ON+=("$LAST_PID")
-  done
-  SERVER_CPUS=
-  # warm-up, not measured: the JIT compiles the write path, and the feed servers' backlogs fill to their budget
-  # (64mb per shard, ~1.9M SET frames each), so the rounds measure the steady state: a backlog that evicts
-  # its oldest frames and reuses its chunks, rather than one growing into heap pages touched for the first time
-  for port in "${PORTS_OFF[@]}" "${PORTS_ON[@]}"; do
-    "${CLIENT[@]}" redis-benchmark -p "$port" -c 50 -n "$WARMUP" -r 100000 -P 16 -d 3 -t set -q >/dev/null 2>&1
+    # one pair at a time (2 x 3 GiB): a fresh JVM per side, since one JVM's JIT outcome moves a figure by several %
+    port_off=$(free_port); start_kevy "$port_off" "${AOF_ARGS[@]}"; pid_off=$LAST_PID
+    port_on=$(free_port); start_kevy "$port_on" "${AOF_ARGS[@]}" --feed; pid_on=$LAST_PID
+    # warm-up, not measured: the JIT compiles the write path, and the feed server's backlog fills to its budget
+    # (64mb per shard, ~1.9M SET frames), so the rounds measure the steady state: a backlog that evicts its
+    # oldest frames and reuses its chunks, rather than one growing into heap pages touched for the first time
+    for port in "$port_off" "$port_on"; do
+      "${CLIENT[@]}" redis-benchmark -p "$port" -c 50 -n "$WARMUP" -r 100000 -P 16 -d 3 -t set -q >/dev/null 2>&1
+    done
+    for pipe in 1 16; do
+      n=$REQUESTS; [[ $pipe == 16 ]] && n=$((REQUESTS * 5))
+      : >"$WORK/pair.off"; : >"$WORK/pair.on"
+      for _ in $(seq 1 "$ROUNDS"); do
+        for side in off on; do
+          if [[ $side == on ]]; then port=$port_on; pid=$pid_on; else port=$port_off; pid=$pid_off; fi
+          t0=$(ticks "$pid")
+          rate=$("${CLIENT[@]}" redis-benchmark -p "$port" -c 50 -n "$n" -r 100000 -P "$pipe" -d 3 -t set --csv 2>/dev/null \
+            | tail -n +2 | tr -d '"' | cut -d, -f2)
+          echo "$rate $(cpu_us $(($(ticks "$pid") - t0)) "$n")" >>"$WORK/$side.$pipe"
+          echo "$rate" >>"$WORK/pair.$side"
+        done
+      done
+      awk -v a="$(median <"$WORK/pair.on")" -v b="$(median <"$WORK/pair.off")" 'BEGIN { printf "%.3f\n", a / b }' >>"$WORK/pairs.$pipe"
+    done
+    stop_server "$port_off" "$pid_off"; stop_server "$port_on" "$pid_on"
   done
   for pipe in 1 16; do
     n=$REQUESTS; [[ $pipe == 16 ]] && n=$((REQUESTS * 5))
-    : >"$WORK/off.txt"; : >"$WORK/on.txt"; : >"$WORK/off.cpu"; : >"$WORK/on.cpu"
-    for _ in $(seq 1 "$ROUNDS"); do
-      for k in $(seq 0 $((SERVERS - 1))); do
-        for side in off on; do
-          if [[ $side == on ]]; then port=${PORTS_ON[$k]}; pid=${PIDS_ON[$k]}; else port=${PORTS_OFF[$k]}; pid=${PIDS_OFF[$k]}; fi
-          t0=$(ticks "$pid")
-          "${CLIENT[@]}" redis-benchmark -p "$port" -c 50 -n "$n" -r 100000 -P "$pipe" -d 3 -t set --csv 2>/dev/null \
-            | tail -n +2 | tr -d '"' | cut -d, -f2 >>"$WORK/$side.txt"
-          cpu_us $(($(ticks "$pid") - t0)) "$n" >>"$WORK/$side.cpu"
-        done
-      done
-    done
-    k_off=$(median <"$WORK/off.txt"); k_on=$(median <"$WORK/on.txt")
-    c_off=$(median <"$WORK/off.cpu"); c_on=$(median <"$WORK/on.cpu")
+    k_off=$(cut -d' ' -f1 "$WORK/off.$pipe" | median); k_on=$(cut -d' ' -f1 "$WORK/on.$pipe" | median)
+    c_off=$(cut -d' ' -f2 "$WORK/off.$pipe" | median); c_on=$(cut -d' ' -f2 "$WORK/on.$pipe" | median)
     ratio=$(awk -v a="$k_on" -v b="$k_off" 'BEGIN { printf "%.3f", a / b }')
-    params="SET -c 50 -P $pipe -d 3, AOF $AOF, $pinned, $ROUNDS rounds x $SERVERS servers per side x $n requests, A B alternating, medians: off $k_off/s $c_off us on $k_on/s $c_on us"
+    spread=$(sort -n "$WORK/pairs.$pipe" | sed -n '1p;$p' | paste -sd- -)
+    params="SET -c 50 -P $pipe -d 3, AOF $AOF, $pinned, $SERVERS pairs of servers one after another x $ROUNDS rounds x $n requests, A B alternating, medians: off $k_off/s $c_off us on $k_on/s $c_on us; the pairs' own ratios $spread"
     line "overhead.set.P$pipe.ratio_on_off" "$ratio" "x" "$params"
     line "overhead.set.P$pipe.percent" "$(awk -v r="$ratio" 'BEGIN { printf "%.1f", (1 - r) * 100 }')" "%" "throughput lost with the feed on"
     line "overhead.set.P$pipe.cpu_percent" "$(awk -v a="$c_on" -v b="$c_off" 'BEGIN { printf "%.1f", (a / b - 1) * 100 }')" "%" "server CPU per request added by the feed"
   done
-  for k in $(seq 0 $((SERVERS - 1))); do
-    stop_server "${PORTS_OFF[$k]}" "${PIDS_OFF[$k]}"; stop_server "${PORTS_ON[$k]}" "${PIDS_ON[$k]}"
-  done
+  SERVER_CPUS=""
 fi
 
 if want drain; then
