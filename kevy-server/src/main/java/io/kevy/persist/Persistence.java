@@ -1,10 +1,10 @@
 package io.kevy.persist;
 
 import io.kevy.engine.Durability;
-import io.kevy.engine.EffectListener;
 import io.kevy.engine.Engine;
 import io.kevy.engine.Keyspace;
 import io.kevy.engine.Shard;
+import io.kevy.engine.StreamResetListener;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +42,7 @@ public final class Persistence implements Durability, AutoCloseable {
     private final ScheduledExecutorService background;
     private final AtomicBoolean busy = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final EffectListener generationListener;
+    private final StreamResetListener generationListener;
     private volatile boolean bgsaveScheduled;
     private volatile boolean bgsaveInProgress;
     private volatile boolean rewriteInProgress;
@@ -78,16 +78,7 @@ public final class Persistence implements Durability, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.generationListener = new EffectListener() {
-            @Override
-            public void onEffect(Shard shard, long offset, byte[][] frame) {
-            }
-
-            @Override
-            public void onStreamReset(Shard shard, long generation, long nextOffset) {
-                generationChanged(shard.index(), generation);
-            }
-        };
+        this.generationListener = (shard, generation, nextOffset) -> generationChanged(shard.index(), generation);
     }
 
     /**
@@ -111,7 +102,7 @@ public final class Persistence implements Durability, AutoCloseable {
             throw e;
         }
         for (int i = 0; i < engine.shardCount(); i++) {
-            engine.shard(i).addListener(p.generationListener);
+            engine.shard(i).addResetListener(p.generationListener);
         }
         engine.durability(p);
         engine.registerInfoSection("persistence", p::appendInfo);
