@@ -34,10 +34,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       offset 10M).</li>
  *   <li><i>Locking.</i> The ring is guarded by the shard's lock: {@link #onEffect} and {@link #onStreamReset}
  *       run under it (the shard calls them from {@code emit} / {@code resetStream}), and readers take it only
- *       in {@link #snapshot}, long enough to check the cursor and copy the frames' <em>bytes</em> out (one
- *       {@code System.arraycopy} per run of frames in one chunk, at most {@value #MAX_COPY} bytes per
- *       snapshot beyond the first frame); they filter and write after releasing it (§6: readers never hold up
- *       writers for longer than that copy).</li>
+ *       in {@link #snapshot}, long enough to finish an eviction run (at most 64 KiB of frames, {@link #trim}),
+ *       check the cursor and copy the frames' <em>bytes</em> out (one {@code System.arraycopy} per run of
+ *       frames in one chunk, at most {@value #MAX_COPY} bytes per snapshot beyond the first frame); they filter
+ *       and write after releasing it (§6: readers never hold up writers for longer than that copy).</li>
  *   <li><i>Invariants.</i> The ring holds the frames {@code [firstOffset, firstOffset + count)} of the shard's
  *       current generation, contiguous, and {@code firstOffset + count == shard.nextOffset()}; {@code bytes}
  *       is the sum of their sizes. Whenever the ring is read ({@link #snapshot}, {@link #stats}), the
@@ -153,9 +153,10 @@ public final class FeedBacklog implements EffectListener {
     }
 
     /**
-     * Appends a frame, then evicts the oldest frames while the retained ones exceed the budget, never the newest.
-     * That leaves the same frames as contract §6's order (evict while {@code used + new > budget}, then append):
-     * both keep the longest run of newest frames that fits the budget, or the new frame alone.
+     * Appends a frame; once the retained frames are more than {@code slack} bytes past the budget, evicts the
+     * oldest down to the budget, never the newest ({@link #trim}). Readers trim first, so they see what
+     * contract §6's order (evict while {@code used + new > budget}, then append) leaves: the longest run of
+     * newest frames that fits the budget, or the new frame alone.
      */
     @Override
     public void onEffect(Shard s, long offset, byte[][] frame) {
