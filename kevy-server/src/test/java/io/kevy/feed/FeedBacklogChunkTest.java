@@ -51,17 +51,33 @@ class FeedBacklogChunkTest {
 
     @Test
     void randomFramesOverSmallChunksMatchTheModel() {
+        runAgainstModel(256, 2000, 1);
+    }
+
+    /**
+     * Chunks of 4 KiB let appends run 4 KiB (the slack) past a 2,000-byte budget before they evict, and the ring
+     * is read only every 1-60 appends: each read must still see exactly the frames §6's order keeps.
+     */
+    @Test
+    void evictionInRunsIsInvisibleToReaders() {
+        runAgainstModel(4096, 2000, 60);
+    }
+
+    /**
+     * Emits 3,000 random frames; after every append the model applies contract §6 (evict while used + new >
+     * budget, then append); every 1 to {@code maxGap} appends, stats and reads must match the model.
+     */
+    private void runAgainstModel(int chunk, long budget, int maxGap) {
         long seed = System.nanoTime();
-        System.out.println("FeedBacklogChunkTest seed " + seed);
+        System.out.println("FeedBacklogChunkTest seed " + seed + " chunk " + chunk + " budget " + budget);
         Random rnd = new Random(seed);
-        int chunk = 256;
-        long budget = 2000;
         FeedBacklog b = backlog(budget, chunk);
         Shard s = engine.shard(0);
         Deque<Model> model = new ArrayDeque<>();
         long bytes = 0;
         long evicted = 0;
         long gen = b.stats().generation();
+        int nextCheck = 0;
         for (int i = 0; i < 3000; i++) {
             byte[][] argv = randomFrame(rnd, i);
             long offset = s.nextOffset();
@@ -73,15 +89,33 @@ class FeedBacklogChunkTest {
             model.addLast(new Model(offset, argv, size));
             bytes += size;
             emit(s, argv);
+            if (i < nextCheck) {
+                continue;
+            }
+            nextCheck = i + 1 + rnd.nextInt(maxGap);
 
+            if (rnd.nextBoolean()) {
+                assertStaleCursorResyncs(b, gen, model, seed);   // a read before any stats()
+            }
             FeedBacklog.Stats st = b.stats();
             assertThat(st.frames()).as("seed %d, frame %d", seed, i).isEqualTo(model.size());
             assertThat(st.bytes()).as("seed %d, frame %d", seed, i).isEqualTo(bytes);
             assertThat(st.framesEvicted()).isEqualTo(evicted);
             assertThat(st.oldestOffset()).isEqualTo(model.getFirst().offset());
-            if (i % 7 == 0 || size > chunk) {
+            if (rnd.nextInt(3) == 0 || size > chunk) {
                 assertReadsBack(b, gen, model, seed, rnd);
             }
+            assertStaleCursorResyncs(b, gen, model, seed);
+        }
+    }
+
+    /** A cursor at the newest offset the model has evicted must get FEEDRESYNC (contract §4). */
+    private static void assertStaleCursorResyncs(FeedBacklog b, long gen, Deque<Model> model, long seed) {
+        if (model.getFirst().offset() > 0) {
+            long gone = model.getFirst().offset() - 1;
+            FeedRead stale = new FeedRead(b, gen, gone, 16, PrefixFilter.ALL);
+            assertThat(stale.step()).as("seed %d: a cursor at the last evicted offset %d", seed, gone)
+                    .isInstanceOf(FeedRead.Resync.class);
         }
     }
 
