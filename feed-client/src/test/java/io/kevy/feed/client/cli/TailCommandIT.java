@@ -1,6 +1,7 @@
 package io.kevy.feed.client.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kevy.feed.client.envelope.ChangeEnvelopes;
@@ -13,6 +14,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -110,6 +113,8 @@ class TailCommandIT {
 
     @Test
     void ctrlCStopsTheProcessCleanly() throws Exception {
+        assumeFalse(sigintIgnored(), "this JVM was started with SIGINT ignored (e.g. a background job of a shell "
+                + "without job control, or nohup); the child would inherit that, so Ctrl-C cannot be simulated");
         try (TestServer server = Servers.start(); RawClient raw = server.raw()) {
             String java = ProcessHandle.current().info().command().orElse("java");
             Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
@@ -140,6 +145,23 @@ class TailCommandIT {
                 p.destroyForcibly();
             }
         }
+    }
+
+    /**
+     * Whether SIGINT is ignored by this process (Linux: bit 2 of {@code SigIgn} in /proc/self/status); a child
+     * started from it inherits the disposition, and a JVM leaves an inherited ignored SIGINT ignored.
+     */
+    private static boolean sigintIgnored() throws java.io.IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.isReadable(status)) {
+            return false;
+        }
+        for (String l : Files.readAllLines(status)) {
+            if (l.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(l.substring(7).trim(), 16) & (1L << (2 - 1))) != 0;
+            }
+        }
+        return false;
     }
 
     @Test
