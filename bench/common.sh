@@ -8,7 +8,7 @@ usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 # touched at start (-XX:+AlwaysPreTouch) and backed by transparent huge pages where the kernel allows
 # (madvise or always in /sys/kernel/mm/transparent_hugepage/enabled). Measured in docs/benchmarks.md against
 # -Xms1g -Xmx4g: SET -P 16 1.47 -> 1.13 us of server CPU per request, GET -P 16 1.00 -> 0.87 (fewer TLB misses).
-# Each kevy server holds the whole heap from its start (feed.sh runs four: 12 GiB). KEVY_HEAP="" runs the JVM's
+# Each kevy server holds the whole heap from its start (feed.sh runs two at a time: 6 GiB). KEVY_HEAP="" runs the JVM's
 # defaults; bench/memory.sh sets its own (a small start, so RSS follows the live heap).
 KEVY_HEAP="${KEVY_HEAP--Xms3g -Xmx3g -XX:+UseTransparentHugePages -XX:+AlwaysPreTouch}"
 

@@ -40,13 +40,16 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 # start_kevy PORT [server options...]: a kevy-server process with its own data dir, snapshots off; sets LAST_PID.
 # When it does not answer PING, prints the end of its log (the reason) and fails.
 # An empty config file (--config) keeps a kevy.toml in the caller's directory out of the figures.
-# SERVER_CPUS (a taskset CPU list, e.g. 1-3): when set, the server runs on those CPUs only.
+# SERVER_CPUS (a taskset CPU list, e.g. 1-3): when set, the server runs on those CPUs only, with the GC, shard
+# count and io_threads it would choose unpinned.
 start_kevy() {
   local port="$1"; shift
   local dir="$WORK/kevy-$port"; mkdir -p "$dir"; : >"$WORK/empty.toml"
-  local pin=(); [[ -n "$SERVER_CPUS" ]] && pin=(taskset -c "$SERVER_CPUS")
+  # pinned, the JVM would see only those CPUs and pick another GC (Serial on one CPU) and fewer shards:
+  # ActiveProcessorCount keeps the configuration an unpinned server gets on this machine
+  local pin=() cpus=(); [[ -n "$SERVER_CPUS" ]] && pin=(taskset -c "$SERVER_CPUS") && cpus=("-XX:ActiveProcessorCount=$(nproc)")
   # shellcheck disable=SC2086
-  KEVY_SAVE="" "${pin[@]}" java $(kevy_jvm $SERVER_JAVA_OPTS) -jar "$KEVY_JAR" --config "$WORK/empty.toml" --port "$port" --dir "$dir" "$@" >"$dir/log" 2>&1 &
+  KEVY_SAVE="" "${pin[@]}" java "${cpus[@]}" $(kevy_jvm $SERVER_JAVA_OPTS) -jar "$KEVY_JAR" --config "$WORK/empty.toml" --port "$port" --dir "$dir" "$@" >"$dir/log" 2>&1 &
   LAST_PID=$!; SERVER_PIDS+=("$LAST_PID")
   wait_ping "$port" "$LAST_PID" || { echo "--- the end of its log:" >&2; tail -n 5 "$dir/log" >&2; return 1; }
 }
