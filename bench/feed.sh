@@ -20,7 +20,7 @@
 #   --servers   pairs of kevy servers in (a), one pair at a time, default 6; --rounds per pair, default 3
 #   --aof       persistence of the servers in (a): off (default) or everysec
 #   --pin       in (a), client on CPU 0 and servers on CPUs 1..n-1: on (default with 2+ CPUs and taskset) or off
-#   --quick     2 rounds x 100k requests, 1 pair, 200k frames, 2 s per latency point
+#   --quick     (a smoke test: its 500k warm-up does not fill the backlog) 2 rounds x 100k requests, 1 pair, 200k frames, 2 s per latency point
 #   --csv       machine-readable: a "# machine: ..." line, then figure,value,unit,params
 # Env: SERVER_JAVA_OPTS, HARNESS_JAVA_OPTS extra JVM options for the kevy servers and the Java harness
 #      (e.g. -XX:StartFlightRecording=filename=x.jfr,settings=profile).
@@ -86,7 +86,7 @@ if want overhead; then
     port_off=$(free_port); start_kevy "$port_off" "${AOF_ARGS[@]}"; pid_off=$LAST_PID
     port_on=$(free_port); start_kevy "$port_on" "${AOF_ARGS[@]}" --feed; pid_on=$LAST_PID
     # warm-up, not measured: the JIT compiles the write path, and the feed server's backlog fills to its budget
-    # (64mb per shard, ~1.9M SET frames), so the rounds measure the steady state: a backlog that evicts its
+    # (64mb per shard, ~1.1M redis-benchmark SET frames), so the rounds measure the steady state: a backlog that evicts its
     # oldest frames and reuses its chunks, rather than one growing into heap pages touched for the first time
     for port in "$port_off" "$port_on"; do
       "${CLIENT[@]}" redis-benchmark -p "$port" -c 50 -n "$WARMUP" -r 100000 -P 16 -d 3 -t set -q >/dev/null 2>&1
