@@ -2,7 +2,7 @@ package io.kevy.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
+import io.kevy.testing.RawClient;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Random;
@@ -59,7 +59,7 @@ class RespFramesTest {
      * asks for, and checks the bytes, the returned end and that nothing outside the room was written.
      */
     private static void assertEncodes(byte[][] argv, int at) {
-        byte[] expected = reference(argv);
+        byte[] expected = RawClient.encode(argv); // the test client's plain encoder is the reference
         assertThat(RespFrames.encodedSize(argv)).as("encodedSize").isEqualTo(expected.length);
         byte[] buf = new byte[at + expected.length + 16];
         Arrays.fill(buf, (byte) 0x5A);
@@ -72,18 +72,6 @@ class RespFramesTest {
         for (int i = end; i < buf.length; i++) {
             assertThat(buf[i]).as("byte after the frame at %d", i).isEqualTo((byte) 0x5A);
         }
-    }
-
-    /** The RESP array of bulk strings, written the obvious way. */
-    private static byte[] reference(byte[][] argv) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes(("*" + argv.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-        for (byte[] a : argv) {
-            out.writeBytes(("$" + a.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.writeBytes(a);
-            out.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
-        }
-        return out.toByteArray();
     }
 
     private static byte[] filled(int len, char c) {
