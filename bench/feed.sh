@@ -4,7 +4,8 @@
 #       differs; --aof everysec for the configuration of the throughput targets), and the servers' CPU per
 #       request; redis-benchmark against N pairs of servers (feed off, feed on), a fresh pair after the other
 #       (one JVM's JIT outcome moves a figure by several percent, so each side gets N JVMs), A B alternating
-#       within a pair, medians over pairs x rounds, and the range of the pairs' own ratios; 50 clients,
+#       within a pair, medians over pairs x rounds, the range of the pairs' own ratios, and the mean of the
+#       pairs' own figures with its 95% confidence interval (the pairs are the independent samples); 50 clients,
 #       -P 1 and 16 (-P 16 runs 5x the requests), after 5M unmeasured SETs per server that fill the feed
 #       server's backlog (the steady state); with 2 or more CPUs, redis-benchmark runs on CPU 0 and the
 #       servers on the others (taskset), so neither takes the other's core (--pin off: the scheduler places them);
@@ -73,14 +74,32 @@ line() { # figure value unit params
   if [[ $CSV == 1 ]]; then echo "$1,$2,$3,\"$4\""; else printf '%-34s %14s %-9s %s\n' "$1" "$2" "$3" "$4"; fi
 }
 want() { [[ -z "$ONLY" || "$ONLY" == "$1" ]]; }
+# mean_ci95: reads one number per line; prints the mean and its 95% confidence interval "lo..hi" (Student's t for
+# n - 1 degrees of freedom, 2.0 beyond 30), or "n/a" for fewer than two numbers
+mean_ci95() {
+  awk 'BEGIN { split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 " \
+                     "2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", t, " ") }
+       { x[NR] = $1; s += $1 }
+       END {
+         if (NR == 0) { print "0 n/a"; exit }
+         m = s / NR
+         if (NR < 2) { printf "%.1f n/a\n", m; exit }
+         for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2
+         h = (NR - 1 <= 30 ? t[NR - 1] : 2.0) * sqrt(v / (NR - 1) / NR)
+         printf "%.1f %.1f..%.1f\n", m, m - h, m + h
+       }'
+}
 
 if want overhead; then
   CLIENT=(); pinned="not pinned"; cpus=$(nproc)
   if [[ $PIN == on && $cpus -ge 2 ]] && command -v taskset >/dev/null; then
-    SERVER_CPUS=1; [[ $cpus -gt 2 ]] && SERVER_CPUS="1-$((cpus - 1))"; CLIENT=(taskset -c 0); pinned="redis-benchmark on CPU 0, servers on CPUs $SERVER_CPUS"
+    SERVER_CPUS=1; pinned="redis-benchmark on CPU 0, servers on CPU 1"
+    [[ $cpus -gt 2 ]] && SERVER_CPUS="1-$((cpus - 1))" && pinned="redis-benchmark on CPU 0, servers on CPUs $SERVER_CPUS"
+    CLIENT=(taskset -c 0)
   fi
+  pairs="$SERVERS pairs"; [[ $SERVERS == 1 ]] && pairs="1 pair"
   say "(a) feed overhead, AOF $AOF, $pinned, load $(load1)"
-  for pipe in 1 16; do : >"$WORK/off.$pipe"; : >"$WORK/on.$pipe"; : >"$WORK/pairs.$pipe"; done
+  for pipe in 1 16; do : >"$WORK/off.$pipe"; : >"$WORK/on.$pipe"; : >"$WORK/pairs.$pipe"; : >"$WORK/cpu_pairs.$pipe"; done
   for _ in $(seq 1 "$SERVERS"); do
     # one pair at a time (2 x 3 GiB): a fresh JVM per side, since one JVM's JIT outcome moves a figure by several %
     port_off=$(free_port); start_kevy "$port_off" "${AOF_ARGS[@]}"; pid_off=$LAST_PID
@@ -105,6 +124,9 @@ if want overhead; then
         done
       done
       awk -v a="$(median <"$WORK/pair.on")" -v b="$(median <"$WORK/pair.off")" 'BEGIN { printf "%.3f\n", a / b }' >>"$WORK/pairs.$pipe"
+      tail -n "$ROUNDS" "$WORK/on.$pipe" | cut -d' ' -f2 | median >"$WORK/pair.cpu_on"
+      tail -n "$ROUNDS" "$WORK/off.$pipe" | cut -d' ' -f2 | median >"$WORK/pair.cpu_off"
+      awk -v a="$(cat "$WORK/pair.cpu_on")" -v b="$(cat "$WORK/pair.cpu_off")" 'BEGIN { printf "%.4f\n", a / b }' >>"$WORK/cpu_pairs.$pipe"
     done
     stop_server "$port_off" "$pid_off"; stop_server "$port_on" "$pid_on"
   done
@@ -114,10 +136,14 @@ if want overhead; then
     c_off=$(cut -d' ' -f2 "$WORK/off.$pipe" | median); c_on=$(cut -d' ' -f2 "$WORK/on.$pipe" | median)
     ratio=$(awk -v a="$k_on" -v b="$k_off" 'BEGIN { printf "%.3f", a / b }')
     spread=$(sort -n "$WORK/pairs.$pipe" | sed -n '1p;$p' | paste -sd- -)
-    params="SET -c 50 -P $pipe -d 3, AOF $AOF, $pinned, $SERVERS pairs of servers one after another x $ROUNDS rounds x $n requests, A B alternating, medians: off $k_off/s $c_off us on $k_on/s $c_on us; the pairs' own ratios $spread"
+    params="SET -c 50 -P $pipe -d 3, AOF $AOF, $pinned, $pairs of servers one after another x $ROUNDS rounds x $n requests, A B alternating, medians: off $k_off/s $c_off us on $k_on/s $c_on us; the pairs' own ratios $spread"
     line "overhead.set.P$pipe.ratio_on_off" "$ratio" "x" "$params"
     line "overhead.set.P$pipe.percent" "$(awk -v r="$ratio" 'BEGIN { printf "%.1f", (1 - r) * 100 }')" "%" "throughput lost with the feed on"
     line "overhead.set.P$pipe.cpu_percent" "$(awk -v a="$c_on" -v b="$c_off" 'BEGIN { printf "%.1f", (a / b - 1) * 100 }')" "%" "server CPU per request added by the feed"
+    read -r mean ci <<<"$(awk '{ print (1 - $1) * 100 }' "$WORK/pairs.$pipe" | mean_ci95)"
+    line "overhead.set.P$pipe.percent_mean" "$mean" "%" "mean of the pairs' own ratios ($pairs), 95% CI $ci"
+    read -r mean ci <<<"$(awk '{ print ($1 - 1) * 100 }' "$WORK/cpu_pairs.$pipe" | mean_ci95)"
+    line "overhead.set.P$pipe.cpu_percent_mean" "$mean" "%" "mean of the pairs' own CPU-per-request ratios ($pairs), 95% CI $ci"
   done
   SERVER_CPUS=""
 fi
