@@ -15,6 +15,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -43,9 +44,13 @@ public class FeedBacklogBench extends ShortRun {
     private long generation;
     private long oldest;
 
+    /** The backlog's budget in bytes: 16 MiB by default; 64 KiB keeps the ring inside L2, 64 MiB is the server's default. */
+    @Param("16777216")
+    public long budgetBytes;
+
     @Setup(Level.Trial)
     public void setUp() {
-        engine = new Engine(EngineConfig.defaults().withShards(1).withFeed(FeedConfig.enabled(16L << 20)));
+        engine = new Engine(EngineConfig.defaults().withShards(1).withFeed(FeedConfig.enabled(budgetBytes)));
         shard = engine.shard(0);
         feed = engine.feed();
         byte[] set = "SET".getBytes(StandardCharsets.US_ASCII);
@@ -54,8 +59,8 @@ public class FeedBacklogBench extends ShortRun {
         for (int n = 0; n < KEYS; n++) {
             frames[n] = new byte[][] {set, ("key:" + n).getBytes(StandardCharsets.US_ASCII), value};
         }
-        // fill the budget: ~35-byte frames, 16 MiB
-        for (int n = 0; n < 600_000; n++) {
+        // fill the budget: frames of ~35 counted bytes, so budget / 30 appends evict from the start of the ring
+        for (long n = budgetBytes / 30 + KEYS; n > 0; n--) {
             append();
         }
         generation = feed.tail(0).generation();
