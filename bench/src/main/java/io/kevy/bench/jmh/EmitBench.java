@@ -1,0 +1,111 @@
+package io.kevy.bench.jmh;
+
+import io.kevy.engine.Engine;
+import io.kevy.engine.EngineConfig;
+import io.kevy.engine.Shard;
+import io.kevy.feed.FeedConfig;
+import io.kevy.persist.Persistence;
+import io.kevy.persist.PersistenceConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * What a write pays for its effect frame: {@link Shard#emit} of a {@code SET key:<n> xyz} frame under the
+ * shard's lock on a one-shard engine, with the feed off or on (its 64 MiB backlog full, so every append
+ * evicts) and the AOF off or everysec (the real {@code AofWriter}: its writer thread drains the pending buffer
+ * to a file in a temporary directory). The feed's cost per write is {@code feed=on} minus {@code feed=off} at
+ * the same {@code aof}, without the dispatcher, the keyspace and the network around it. Scores are ns per frame.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class EmitBench extends ShortRun {
+    private static final int KEYS = 1 << 16;
+    /** Frames per invocation; between invocations the AOF writer catches up (a write path this fast outruns a disk). */
+    private static final int BATCH = 100_000;
+
+    @Param({"off", "on"})
+    public String feed;
+
+    @Param({"off", "everysec"})
+    public String aof;
+
+    private Path dir;
+    private Engine engine;
+    private Persistence persistence;
+    private Shard shard;
+    private byte[][][] frames;
+    private int i;
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        dir = Files.createTempDirectory("kevy-emit-bench");
+        EngineConfig config = EngineConfig.defaults().withShards(1);
+        engine = new Engine(feed.equals("on") ? config.withFeed(FeedConfig.enabled(64L << 20)) : config);
+        persistence = Persistence.start(engine,
+                PersistenceConfig.defaults(dir).withSaveRules(List.of()).withAof(aof.equals("everysec")));
+        shard = engine.shard(0);
+        byte[] set = "SET".getBytes(StandardCharsets.US_ASCII);
+        byte[] value = "xyz".getBytes(StandardCharsets.US_ASCII);
+        frames = new byte[KEYS][][];
+        for (int n = 0; n < KEYS; n++) {
+            frames[n] = new byte[][] {set, String.format("key:%012d", n).getBytes(StandardCharsets.US_ASCII), value};
+        }
+        for (int n = 0; n < 20; n++) { // fills the backlog: ~1.4M frames of ~47 counted bytes per 64 MiB
+            drain();
+            emit();
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        persistence.close();
+        engine.close();
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+    }
+
+    /** Lets the AOF writer write out everything emitted so far, so its pending buffer stays small. */
+    @Setup(Level.Invocation)
+    public void drain() throws IOException {
+        if (persistence.aof() != null) {
+            persistence.aof().syncNow();
+        }
+    }
+
+    /** Emits {@value #BATCH} frames, each under the shard's lock. Score: ns per frame. */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void emit() {
+        for (int n = 0; n < BATCH; n++) {
+            emitOne();
+        }
+    }
+
+    private void emitOne() {
+        shard.lock().lock();
+        try {
+            shard.emit(frames[i++ & (KEYS - 1)]);
+        } finally {
+            shard.lock().unlock();
+        }
+    }
+}
