@@ -5,7 +5,9 @@ package io.kevy.engine;
  * held: the feed backlog and the AOF writer are listeners, so state, feed and AOF cannot disagree.
  *
  * <p>Implementations must be fast and must not block or take other shards' locks. The frame and its byte
- * arrays are immutable and may be retained.
+ * arrays are immutable and may be retained. A listener that writes the frame's RESP encoding publishes it with
+ * {@code shard.encoded().publish}, and one that needs it copies {@code shard.encoded()} when present instead
+ * of encoding again ({@link EncodedEffect}).
  */
 @FunctionalInterface
 public interface EffectListener {

@@ -14,7 +14,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li><i>Effects.</i> A command handler changes the keyspace and calls {@link #emit} for the effect in the
  *       same critical section. {@code emit} assigns the next offset and hands the frame to every
  *       {@link EffectListener} (feed backlog, AOF) before the lock is released, so the order of frames is the
- *       order of changes, and a reader who sees a frame under the lock sees the state after it.</li>
+ *       order of changes, and a reader who sees a frame under the lock sees the state after it. The frame is
+ *       encoded once: the first listener that writes its RESP bytes publishes them ({@link #encoded}), and the
+ *       next copy them (the backlog encodes into its ring, the AOF writer copies from there).</li>
  *   <li><i>Stream position.</i> {@code (generation, nextOffset)} names the shard's stream (feed contract §5);
  *       offsets advance with every frame whether or not the feed is enabled, so the AOF and the feed agree.</li>
  *   <li><i>Failure.</i> A listener that throws is a bug; the exception propagates to the dispatcher, which
@@ -29,6 +31,7 @@ public final class Shard {
     private final CopyOnWriteArrayList<EffectListener> listeners = new CopyOnWriteArrayList<>();
     private final CopyOnWriteArrayList<StreamResetListener> resetListeners = new CopyOnWriteArrayList<>();
     private final KeySignals signals;
+    private final EncodedEffect encoded = new EncodedEffect();
 
     private long generation;
     private long nextOffset;
@@ -171,9 +174,22 @@ public final class Shard {
         dirty++;
         signals.touched(frame);
         long offset = nextOffset++;
-        for (EffectListener l : listeners) {
-            l.onEffect(this, offset, frame);
+        try {
+            for (EffectListener l : listeners) {
+                l.onEffect(this, offset, frame);
+            }
+        } finally {
+            encoded.clear(); // valid for this frame only
         }
+    }
+
+    /**
+     * The frame being passed to the listeners as RESP bytes, once a listener before the caller has written and
+     * published them ({@link EncodedEffect}: the feed backlog does, the AOF writer copies them); empty outside
+     * {@link EffectListener#onEffect} and {@link EffectListener#onReplay}. Under the lock.
+     */
+    public EncodedEffect encoded() {
+        return encoded;
     }
 
     /**
@@ -193,8 +209,12 @@ public final class Shard {
 
     /** Passes a frame read back from disk to the listeners ({@link EffectListener#onReplay}). Under the lock. */
     public void replayed(long offset, byte[][] frame) {
-        for (EffectListener l : listeners) {
-            l.onReplay(this, offset, frame);
+        try {
+            for (EffectListener l : listeners) {
+                l.onReplay(this, offset, frame);
+            }
+        } finally {
+            encoded.clear();
         }
     }
 

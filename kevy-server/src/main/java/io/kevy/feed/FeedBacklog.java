@@ -181,6 +181,7 @@ public final class FeedBacklog implements EffectListener {
         }
         int end = RespFrames.encode(chunk, start, frame);
         assert end - start == RespFrames.encodedSize(frame);
+        s.encoded().publish(chunk, start, end); // the AOF writer copies these bytes instead of encoding again
         ends[(head + n) & (ends.length - 1)] = end;
         writePos = end;
         count = n + 1;

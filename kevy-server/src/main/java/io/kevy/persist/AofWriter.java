@@ -1,6 +1,7 @@
 package io.kevy.persist;
 
 import io.kevy.engine.EffectListener;
+import io.kevy.engine.EncodedEffect;
 import io.kevy.engine.Engine;
 import io.kevy.engine.Shard;
 import java.io.IOException;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Design note.</b>
  * <ul>
  *   <li><i>Hand-off.</i> {@link #onEffect} runs under the shard's lock (it is an {@link EffectListener}): it
- *       encodes the frame into the shard's pending buffer and bumps a global append sequence. One writer thread
+ *       encodes the frame into the shard's pending buffer (or copies the bytes the feed backlog published,
+ *       {@link Shard#encoded}) and bumps a global append sequence. One writer thread
  *       swaps the pending buffers out (taking each shard lock only for the swap), writes them, and fsyncs per
  *       {@link Fsync}. Rotations (FLUSHALL's new generation, the start and end of a rewrite) travel in the same
  *       pending queue, so they are ordered with the frames around them.</li>
@@ -162,10 +164,11 @@ public final class AofWriter implements EffectListener, AutoCloseable {
     @Override
     public void onEffect(Shard shard, long offset, byte[][] frame) {
         ShardLog l = logs[shard.index()];
-        try {
-            RespFrameWriter.write(frame, l.current);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // GrowableBytes never throws
+        EncodedEffect encoded = shard.encoded();
+        if (encoded.present()) { // the feed backlog wrote it already: copy its bytes (Shard#encoded)
+            l.current.write(encoded.array(), encoded.start(), encoded.length());
+        } else {
+            l.current.writeFrame(frame);
         }
         appendSeq.incrementAndGet();
         if (fsync == Fsync.ALWAYS || idle || l.current.size() >= EAGER_WRITE_BYTES) {

@@ -19,8 +19,16 @@ final class GrowableBytes extends OutputStream {
         buf[size++] = (byte) b;
     }
 
+    /**
+     * Appends {@code b[off, off + len)} (the AOF writer: a frame the feed backlog already encoded).
+     *
+     * @throws IllegalArgumentException when the buffer would pass the largest Java array
+     */
     @Override
     public void write(byte[] b, int off, int len) {
+        if (len > Integer.MAX_VALUE - 8 - size) {
+            throw new IllegalArgumentException("frame of " + len + " bytes");
+        }
         ensure(len);
         System.arraycopy(b, off, buf, size, len);
         size += len;

@@ -13,14 +13,10 @@ final class RespFrameWriter {
     }
 
     /**
-     * Writes {@code frame} to {@code out}: in place into a {@link GrowableBytes} (the AOF's pending buffer),
-     * else through one array of the encoded size (snapshot files, written off the command threads).
+     * Writes {@code frame} to {@code out} through one array of the encoded size (snapshot files, written off
+     * the command threads; the AOF writer encodes in place with {@link GrowableBytes#writeFrame}).
      */
     static void write(byte[][] frame, OutputStream out) throws IOException {
-        if (out instanceof GrowableBytes g) {
-            g.writeFrame(frame);
-            return;
-        }
         long n = RespFrames.encodedSize(frame);
         if (n > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("frame of " + n + " bytes");
