@@ -10,10 +10,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -78,9 +76,7 @@ public class EmitBench extends ShortRun {
     public void tearDown() throws IOException {
         persistence.close();
         engine.close();
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        }
+        TempDirs.deleteTree(dir);
     }
 
     /** Lets the AOF writer write out everything emitted so far, so its pending buffer stays small. */
