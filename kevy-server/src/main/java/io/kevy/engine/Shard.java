@@ -15,8 +15,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *       same critical section. {@code emit} assigns the next offset and hands the frame to every
  *       {@link EffectListener} (feed backlog, AOF) before the lock is released, so the order of frames is the
  *       order of changes, and a reader who sees a frame under the lock sees the state after it. The frame is
- *       encoded once: the first listener that writes its RESP bytes publishes them ({@link #encoded}), and the
- *       next copy them (the backlog encodes into its ring, the AOF writer copies from there).</li>
+ *       encoded at most once: a command whose frame is its request as the client sent it passes those bytes
+ *       ({@link RequestBytes}), the first listener that writes the RESP bytes publishes them ({@link #encoded}),
+ *       and the next copy them (the backlog copies or encodes into its ring, the AOF writer copies from
+ *       there).</li>
  *   <li><i>Stream position.</i> {@code (generation, nextOffset)} names the shard's stream (feed contract §5);
  *       offsets advance with every frame whether or not the feed is enabled, so the AOF and the feed agree.</li>
  *   <li><i>Failure.</i> A listener that throws is a bug; the exception propagates to the dispatcher, which
@@ -167,6 +169,15 @@ public final class Shard {
      * change already. The frame and its arrays must not be mutated afterwards.
      */
     public void emit(byte[]... frame) {
+        emit(null, frame);
+    }
+
+    /**
+     * As {@link #emit(byte[]...)}, for a frame whose RESP encoding is {@code request}'s bytes (the caller has
+     * checked {@link RequestBytes#encodes}), or null: the first listener then copies those bytes instead of
+     * encoding the frame ({@link #encoded}).
+     */
+    public void emit(RequestBytes request, byte[][] frame) {
         assert lock.isHeldByCurrentThread() : "emit on unlocked shard " + index;
         if (loading) {
             return; // boot replay: the frame being applied is already on disk with its own offset
@@ -174,6 +185,10 @@ public final class Shard {
         dirty++;
         signals.touched(frame);
         long offset = nextOffset++;
+        if (request != null) {
+            assert RequestBytes.encodes(request, frame);
+            encoded.publish(request);
+        }
         try {
             for (EffectListener l : listeners) {
                 l.onEffect(this, offset, frame);
@@ -184,8 +199,9 @@ public final class Shard {
     }
 
     /**
-     * The frame being passed to the listeners as RESP bytes, once a listener before the caller has written and
-     * published them ({@link EncodedEffect}: the feed backlog does, the AOF writer copies them); empty outside
+     * The frame being passed to the listeners as RESP bytes, when the command passed its request's bytes or a
+     * listener before the caller has written and published them ({@link EncodedEffect}: the feed backlog does,
+     * the AOF writer copies them); empty outside
      * {@link EffectListener#onEffect} and {@link EffectListener#onReplay}. Under the lock.
      */
     public EncodedEffect encoded() {

@@ -1,6 +1,7 @@
 package io.kevy.feed;
 
 import io.kevy.engine.EffectListener;
+import io.kevy.engine.EncodedEffect;
 import io.kevy.engine.RedisNumbers;
 import io.kevy.engine.RespFrames;
 import io.kevy.engine.Shard;
@@ -167,8 +168,10 @@ public final class FeedBacklog implements EffectListener {
             throw new IllegalStateException("shard " + shard.index() + ": frame offset " + offset
                     + " does not follow " + (firstOffset + n - 1));
         }
+        EncodedEffect encoded = s.encoded();
+        int size = encoded.present() ? encoded.length() : -1; // the request's bytes when the frame is its command
         byte[] chunk = current;
-        if (chunk == null || chunk.length - writePos < RespFrames.maxEncodedSize(frame)) {
+        if (chunk == null || chunk.length - writePos < (size >= 0 ? size : RespFrames.maxEncodedSize(frame))) {
             chunk = chunkFor(frame, offset);
         }
         if (n == ends.length) {
@@ -179,9 +182,9 @@ public final class FeedBacklog implements EffectListener {
             headStart = start;
             releaseChunksBefore(lastChunk);
         }
-        int end = RespFrames.encode(chunk, start, frame);
+        int end = size >= 0 ? encoded.copyTo(chunk, start) : RespFrames.encode(chunk, start, frame);
         assert end - start == RespFrames.encodedSize(frame);
-        s.encoded().publish(chunk, start, end); // the AOF writer copies these bytes instead of encoding again
+        encoded.publish(chunk, start, end); // the AOF writer copies these bytes instead of encoding again
         ends[(head + n) & (ends.length - 1)] = end;
         writePos = end;
         count = n + 1;

@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Design note.</b>
  * <ul>
  *   <li><i>Hand-off.</i> {@link #onEffect} runs under the shard's lock (it is an {@link EffectListener}): it
- *       encodes the frame into the shard's pending buffer (or copies the bytes the feed backlog published,
- *       {@link Shard#encoded}) and bumps a global append sequence. One writer thread
+ *       encodes the frame into the shard's pending buffer (or copies its encoding when the shard has it:
+ *       the request's bytes or the feed backlog's, {@link Shard#encoded}) and bumps a global append sequence. One writer thread
  *       swaps the pending buffers out (taking each shard lock only for the swap), writes them, and fsyncs per
  *       {@link Fsync}. Rotations (FLUSHALL's new generation, the start and end of a rewrite) travel in the same
  *       pending queue, so they are ordered with the frames around them.</li>
@@ -165,8 +165,8 @@ public final class AofWriter implements EffectListener, AutoCloseable {
     public void onEffect(Shard shard, long offset, byte[][] frame) {
         ShardLog l = logs[shard.index()];
         EncodedEffect encoded = shard.encoded();
-        if (encoded.present()) { // the feed backlog wrote it already: copy its bytes (Shard#encoded)
-            l.current.write(encoded.array(), encoded.start(), encoded.length());
+        if (encoded.present()) { // the request's bytes, or the feed backlog's copy: copy them (Shard#encoded)
+            l.current.write(encoded);
         } else {
             l.current.writeFrame(frame);
         }

@@ -1,5 +1,6 @@
 package io.kevy.persist;
 
+import io.kevy.engine.EncodedEffect;
 import io.kevy.engine.RespFrames;
 import java.io.OutputStream;
 import java.util.Arrays;
@@ -20,7 +21,7 @@ final class GrowableBytes extends OutputStream {
     }
 
     /**
-     * Appends {@code b[off, off + len)} (the AOF writer: a frame the feed backlog already encoded).
+     * Appends {@code b[off, off + len)}.
      *
      * @throws IllegalArgumentException when the buffer would pass the largest Java array
      */
@@ -32,6 +33,21 @@ final class GrowableBytes extends OutputStream {
         ensure(len);
         System.arraycopy(b, off, buf, size, len);
         size += len;
+    }
+
+    /**
+     * Appends a frame's encoding that the shard has already ({@link EncodedEffect}: the request's bytes or the
+     * feed backlog's copy).
+     *
+     * @throws IllegalArgumentException when the buffer would pass the largest Java array
+     */
+    void write(EncodedEffect encoded) {
+        int len = encoded.length();
+        if (len > Integer.MAX_VALUE - 8 - size) {
+            throw new IllegalArgumentException("frame of " + len + " bytes");
+        }
+        ensure(len);
+        size = encoded.copyTo(buf, size);
     }
 
     /** Appends the RESP encoding of {@code frame} ({@link RespFrames#encode}) in place. */

@@ -97,7 +97,7 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
                 return;
             }
             server.countCommand(argv);
-            Dispatcher.Outcome outcome = dispatcher.dispatch(session, argv, writer);
+            Dispatcher.Outcome outcome = dispatcher.dispatch(session, argv, parser.request(), writer);
             if (outcome == Dispatcher.Outcome.CLOSE) {
                 in.skipBytes(in.readableBytes());
                 closeAfterFlush();

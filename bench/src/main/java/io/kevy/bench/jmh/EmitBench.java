@@ -2,10 +2,14 @@ package io.kevy.bench.jmh;
 
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
+import io.kevy.engine.RequestBytes;
+import io.kevy.engine.RespFrames;
 import io.kevy.engine.Shard;
 import io.kevy.feed.FeedConfig;
 import io.kevy.persist.Persistence;
 import io.kevy.persist.PersistenceConfig;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,7 +33,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * shard's lock on a one-shard engine, with the feed off or on (its 64 MiB backlog full, so every append
  * evicts) and the AOF off or everysec (the real {@code AofWriter}: its writer thread drains the pending buffer
  * to a file in a temporary directory). The feed's cost per write is {@code feed=on} minus {@code feed=off} at
- * the same {@code aof}, without the dispatcher, the keyspace and the network around it. Scores are ns per frame.
+ * the same {@code aof}, without the dispatcher, the keyspace and the network around it. {@code from=request}
+ * passes the frame's encoding as the client's bytes in a direct buffer ({@link RequestBytes}, as the server does
+ * for a plain {@code SET}), which the first listener copies; {@code from=frame} has it encoded argument by
+ * argument (an embedded caller, a rewritten effect). Scores are ns per frame.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -45,11 +52,15 @@ public class EmitBench extends ShortRun {
     @Param({"off", "everysec"})
     public String aof;
 
+    @Param({"frame", "request"})
+    public String from;
+
     private Path dir;
     private Engine engine;
     private Persistence persistence;
     private Shard shard;
     private byte[][][] frames;
+    private Requests requests;
     private int i;
 
     @Setup(Level.Trial)
@@ -66,6 +77,7 @@ public class EmitBench extends ShortRun {
         for (int n = 0; n < KEYS; n++) {
             frames[n] = new byte[][] {set, String.format("key:%012d", n).getBytes(StandardCharsets.US_ASCII), value};
         }
+        requests = from.equals("request") ? new Requests(frames) : null;
         for (int n = 0; n < 20; n++) { // fills the backlog: ~1.4M frames of ~47 counted bytes per 64 MiB
             drain();
             emit();
@@ -76,6 +88,9 @@ public class EmitBench extends ShortRun {
     public void tearDown() throws IOException {
         persistence.close();
         engine.close();
+        if (requests != null) {
+            requests.buf.release();
+        }
         TempDirs.deleteTree(dir);
     }
 
@@ -97,11 +112,57 @@ public class EmitBench extends ShortRun {
     }
 
     private void emitOne() {
+        int n = i++ & (KEYS - 1);
         shard.lock().lock();
         try {
-            shard.emit(frames[i++ & (KEYS - 1)]);
+            shard.emit(requests == null ? null : requests.at(n), frames[n]);
         } finally {
             shard.lock().unlock();
+        }
+    }
+
+    /** The frames' encodings as a client sends them, end to end in one direct buffer; a view of one at a time. */
+    private static final class Requests implements RequestBytes {
+        final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
+        private final byte[][][] frames;
+        private final int[] ends;
+        private int n;
+
+        Requests(byte[][][] frames) {
+            this.frames = frames;
+            this.ends = new int[frames.length];
+            for (int k = 0; k < frames.length; k++) {
+                byte[] b = new byte[(int) RespFrames.encodedSize(frames[k])];
+                RespFrames.encode(b, 0, frames[k]);
+                buf.writeBytes(b);
+                ends[k] = buf.writerIndex();
+            }
+        }
+
+        Requests at(int n) {
+            this.n = n;
+            return this;
+        }
+
+        @Override
+        public byte[][] argv() {
+            return frames[n];
+        }
+
+        @Override
+        public int length() {
+            return ends[n] - start();
+        }
+
+        @Override
+        public int copyTo(byte[] dst, int pos) {
+            int len = length();
+            buf.getBytes(start(), dst, pos, len);
+            return pos + len;
+        }
+
+        private int start() {
+            return n == 0 ? 0 : ends[n - 1];
         }
     }
 }

@@ -9,6 +9,7 @@ import io.kevy.engine.Errors;
 import io.kevy.engine.Keyspace;
 import io.kevy.engine.RedisNumbers;
 import io.kevy.engine.ReplySink;
+import io.kevy.engine.RequestBytes;
 import io.kevy.engine.Session;
 import io.kevy.engine.Shard;
 import io.kevy.engine.Waiter;
@@ -36,6 +37,8 @@ public final class Call {
     /** The key whose shard the dispatcher already resolved (compared by identity), and that shard. */
     private byte[] pinnedKey;
     private Shard pinnedShard;
+    /** The bytes the client sent for this command, or null ({@link #request}). */
+    private RequestBytes request;
 
     Call(Engine engine, Session session, ReplySink reply, byte[][] argv, CommandSpec spec, long now) {
         this.engine = engine;
@@ -55,6 +58,16 @@ public final class Call {
         this.mayBlock = false;
         this.pinnedKey = null;
         this.pinnedShard = null;
+        this.request = null;
+    }
+
+    /**
+     * The RESP bytes the client sent for this command (null: none, as for an embedded caller or a queued
+     * command): {@link #emit} passes them to the shard when the frame is the command itself. The dispatcher sets
+     * them before the handler runs and clears them when it returns, under the command's locks.
+     */
+    void request(RequestBytes request) {
+        this.request = request;
     }
 
     /**
@@ -227,7 +240,8 @@ public final class Call {
      * frame must live on that shard. The arrays must not be mutated afterwards.
      */
     public void emit(byte[]... frame) {
-        shardOf(frame[1]).emit(frame);
+        RequestBytes r = request;
+        shardOf(frame[1]).emit(r != null && r.argv() == argv && RequestBytes.encodes(r, frame) ? r : null, frame);
         emitted = true;
     }
 

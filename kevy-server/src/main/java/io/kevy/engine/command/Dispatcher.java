@@ -7,6 +7,7 @@ import io.kevy.engine.Engine;
 import io.kevy.engine.ErrorReply;
 import io.kevy.engine.Errors;
 import io.kevy.engine.ReplySink;
+import io.kevy.engine.RequestBytes;
 import io.kevy.engine.Session;
 import io.kevy.engine.Shard;
 import io.kevy.engine.ShardLocks;
@@ -53,6 +54,15 @@ public final class Dispatcher {
      * outcome is {@link Outcome#BLOCKED}.
      */
     public Outcome dispatch(Session session, byte[][] argv, ReplySink out) {
+        return dispatch(session, argv, null, out);
+    }
+
+    /**
+     * As {@link #dispatch(Session, byte[][], ReplySink)}, with the bytes the client sent for {@code argv}
+     * ({@link RequestBytes}, null when there are none): a command whose effect frame is {@code argv} itself
+     * has them copied to the feed and the AOF instead of encoded. They need to stay valid until this returns.
+     */
+    public Outcome dispatch(Session session, byte[][] argv, RequestBytes request, ReplySink out) {
         if (argv.length == 0) {
             return Outcome.DONE;
         }
@@ -105,7 +115,7 @@ public final class Dispatcher {
             out.simple("QUEUED");
             return Outcome.DONE;
         }
-        return execute(session, spec, argv, out);
+        return execute(session, spec, argv, request, out);
     }
 
     private void reject(Session session, ReplySink out, ErrorReply error) {
@@ -130,10 +140,11 @@ public final class Dispatcher {
      * Runs a validated command: locks its shards, runs the handler, serves the blocked clients its changes made
      * ready (before another command can take the data, as Redis), unlocks.
      */
-    private Outcome execute(Session session, CommandSpec spec, byte[][] argv, ReplySink out) {
+    private Outcome execute(Session session, CommandSpec spec, byte[][] argv, RequestBytes request, ReplySink out) {
         long now = engine.clock().millis();
         session.touch(now, spec.name());
         Call call = new Call(engine, session, out, argv, spec, now);
+        call.request(request);
         call.mayBlock(true);
         long t0 = System.nanoTime();
         boolean failed;
@@ -258,6 +269,8 @@ public final class Dispatcher {
             call.engine().countError(error);
             call.reply().error(error);
             return true;
+        } finally {
+            call.request(null); // valid during the dispatch only: nothing that outlives the handler may copy them
         }
     }
 }

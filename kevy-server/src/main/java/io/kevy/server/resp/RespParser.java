@@ -1,5 +1,7 @@
 package io.kevy.server.resp;
 
+import io.kevy.engine.RequestBytes;
+import io.kevy.engine.RespFrames;
 import io.netty.buffer.ByteBuf;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -19,6 +21,8 @@ import java.util.List;
  */
 public final class RespParser {
     private static final int PRESIZE_CAP = 1024;
+    /** {@code \r\n} as {@link ByteBuf#getShort} reads it (big-endian). */
+    private static final short CRLF = ('\r' << 8) | '\n';
 
     private final ProtocolLimits limits;
 
@@ -27,6 +31,12 @@ public final class RespParser {
     private int argc;
     private int expected;
     private long bulkLen = -1;
+    /**
+     * Where the multibulk being read starts in the input, while its bytes so far are canonical and arrived in
+     * this call of {@link #parse}; -1 otherwise (see {@link #request}).
+     */
+    private int requestStart = -1;
+    private final Received received = new Received();
 
     public RespParser(ProtocolLimits limits) {
         this.limits = limits;
@@ -41,6 +51,8 @@ public final class RespParser {
      * @throws ProtocolException on a protocol violation; the connection must be closed
      */
     public byte[][] parse(ByteBuf in, boolean authenticated) {
+        received.clear();
+        requestStart = -1; // a multibulk resumed from an earlier call: its first bytes may have been discarded
         while (true) {
             if (argv == null) {
                 if (!in.isReadable()) {
@@ -56,10 +68,12 @@ public final class RespParser {
                     }
                     return inline;
                 }
+                int start = in.readerIndex();
                 long n = readHeader(in, "too big mbulk count string");
                 if (n == Long.MIN_VALUE) {
                     return null;
                 }
+                requestStart = crlfBefore(in) ? start : -1;
                 if (n > Integer.MAX_VALUE || n > limits.maxMultibulkLen()) {
                     throw new ProtocolException("invalid multibulk length");
                 }
@@ -93,12 +107,18 @@ public final class RespParser {
                         throw new ProtocolException("unauthenticated bulk length");
                     }
                     bulkLen = len;
+                    if (!crlfBefore(in)) {
+                        requestStart = -1;
+                    }
                 }
                 if (in.readableBytes() < bulkLen + 2) {
                     return null;
                 }
                 byte[] arg = new byte[(int) bulkLen];
                 in.readBytes(arg);
+                if (in.getShort(in.readerIndex()) != CRLF) {
+                    requestStart = -1;
+                }
                 in.skipBytes(2); // Redis does not check the CRLF after a bulk either
                 if (argc == argv.length) {
                     argv = Arrays.copyOf(argv, (int) Math.min(expected, (long) argv.length * 2));
@@ -108,7 +128,63 @@ public final class RespParser {
             }
             byte[][] done = argc == argv.length ? argv : Arrays.copyOf(argv, argc);
             argv = null;
+            if (requestStart >= 0) {
+                received.set(done, in, requestStart, in.readerIndex() - requestStart);
+            }
             return done;
+        }
+    }
+
+    /**
+     * The bytes of the command {@link #parse} returned last, when they are the canonical RESP encoding of its
+     * argv: a multibulk whose headers end in {@code \r\n} and whose bulks are followed by {@code \r\n} (the
+     * parser, as Redis, skips the two bytes after {@code \r} and after a bulk unread; lengths are canonical or
+     * refused), read in one call of {@code parse}. Null for inline commands and for the others. Valid until the
+     * next call of {@code parse}, while {@code in} is not changed.
+     */
+    public RequestBytes request() {
+        return received.argv != null ? received : null;
+    }
+
+    /** Whether the header line just consumed ended in {@code \r\n} (the parser skips the byte after {@code \r}). */
+    private static boolean crlfBefore(ByteBuf in) {
+        return in.getByte(in.readerIndex() - 1) == '\n';
+    }
+
+    /** {@link #request}'s view of the input buffer. */
+    private static final class Received implements RequestBytes {
+        private byte[][] argv;
+        private ByteBuf buf;
+        private int start;
+        private int length;
+
+        void set(byte[][] argv, ByteBuf buf, int start, int length) {
+            assert length == RespFrames.encodedSize(argv) : "not canonical: " + length;
+            this.argv = argv;
+            this.buf = buf;
+            this.start = start;
+            this.length = length;
+        }
+
+        void clear() {
+            argv = null;
+            buf = null;
+        }
+
+        @Override
+        public byte[][] argv() {
+            return argv;
+        }
+
+        @Override
+        public int length() {
+            return length;
+        }
+
+        @Override
+        public int copyTo(byte[] dst, int pos) {
+            buf.getBytes(start, dst, pos, length);
+            return pos + length;
         }
     }
 

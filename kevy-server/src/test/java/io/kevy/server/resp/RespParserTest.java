@@ -3,9 +3,13 @@ package io.kevy.server.resp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kevy.engine.RequestBytes;
+import io.kevy.testing.RawClient;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -168,6 +172,137 @@ class RespParserTest {
         assertThat(feed("*2\r\n$3\r\nGET\r\n$100000000\r\nabc")).isEmpty();
         // nothing was copied for the incomplete bulk: the bytes stay in the input buffer only
         assertThat(in.readableBytes()).isEqualTo(3);
+    }
+
+    /** One parse of {@code wire}; the command's {@link RespParser#request} bytes, or null when it has none. */
+    private byte[] requestBytes(String wire) {
+        in.writeBytes(wire.getBytes(StandardCharsets.ISO_8859_1));
+        byte[][] argv = parser.parse(in, true);
+        assertThat(argv).as("a complete command").isNotNull();
+        RequestBytes r = parser.request();
+        if (r == null) {
+            return null;
+        }
+        assertThat(r.argv()).isSameAs(argv);
+        byte[] copy = new byte[r.length() + 3];
+        assertThat(r.copyTo(copy, 2)).isEqualTo(2 + r.length());
+        return Arrays.copyOfRange(copy, 2, 2 + r.length());
+    }
+
+    @Test
+    void aCanonicalMultibulkExposesItsOwnBytes() {
+        String set = "*3\r\n$3\r\nSET\r\n$3\r\nk:1\r\n$0\r\n\r\n";
+        assertThat(requestBytes(set)).isEqualTo(set.getBytes(StandardCharsets.ISO_8859_1));
+        String lower = "*2\r\n$3\r\nget\r\n$12\r\n\u0000\u00ff\r\n\r\n\u000123456\r\n";
+        assertThat(requestBytes(lower)).isEqualTo(lower.getBytes(StandardCharsets.ISO_8859_1));
+        assertThat(parser.parse(in, true)).isNull();
+        assertThat(parser.request()).as("cleared by the next parse").isNull();
+    }
+
+    @Test
+    void bytesThatAreNotTheCanonicalEncodingExposeNone() {
+        // Redis, and this parser, skip the byte after a header's \r and the two after a bulk unread
+        assertThat(requestBytes("*1\rX$4\r\nPING\r\n")).isNull();
+        assertThat(requestBytes("*1\r\n$4\r\rPING\r\n")).isNull();
+        assertThat(requestBytes("*1\r\n$4\r\nPINGxy")).isNull();
+        assertThat(requestBytes("*1\r\n$4\r\nPING\n\r")).isNull();
+        assertThat(requestBytes("PING\r\n")).as("inline").isNull();
+        assertThat(requestBytes("*0\r\n*-1\r\n*1\r\n$4\r\nPING\r\n"))
+                .as("after ignored empty multibulks").isEqualTo("*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII));
+        // a command read over two calls: its first bytes may be gone from the buffer by the second
+        in.writeBytes("*2\r\n$4\r\nECHO\r\n$1\r".getBytes(StandardCharsets.US_ASCII));
+        assertThat(parser.parse(in, true)).isNull();
+        in.discardReadBytes();
+        assertThat(requestBytes("\nx\r\n")).isNull();
+        assertThat(requestBytes("*1\r\n$4\r\nPING\r\n")).as("the next one again").isNotNull();
+    }
+
+    /**
+     * Hostile input: seeded random commands with a terminator byte sometimes replaced and the wire cut at random
+     * points. Whenever the parser exposes a command's bytes they are exactly the canonical encoding of its argv
+     * (what the feed and the AOF copy in place of encoding it); a command sent canonically in one piece has them.
+     */
+    @Test
+    void exposedBytesAreAlwaysTheCanonicalEncoding() {
+        long seed = System.nanoTime();
+        System.out.println("RespParserTest.exposedBytesAreAlwaysTheCanonicalEncoding seed=" + seed);
+        Random rnd = new Random(seed);
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        List<int[]> spans = new ArrayList<>(); // per command: start, end, 1 when a terminator was replaced
+        for (int i = 0; i < 2_000; i++) {
+            int argc = 1 + rnd.nextInt(5);
+            byte[][] argv = new byte[argc][];
+            for (int a = 0; a < argc; a++) {
+                argv[a] = new byte[rnd.nextInt(4) == 0 ? rnd.nextInt(300) : rnd.nextInt(12)];
+                rnd.nextBytes(argv[a]);
+            }
+            List<Integer> skipped = new ArrayList<>(); // where the parser skips a byte unread
+            byte[] cmd = encodeNoting(argv, skipped);
+            boolean replaced = false;
+            if (rnd.nextInt(4) == 0) { // a header's \n or a bulk's \r\n byte becomes any byte
+                int at = skipped.get(rnd.nextInt(skipped.size()));
+                byte b = (byte) rnd.nextInt(256);
+                replaced = b != cmd[at];
+                cmd[at] = b;
+            }
+            spans.add(new int[] {wire.size(), wire.size() + cmd.length, replaced ? 1 : 0});
+            wire.writeBytes(cmd);
+        }
+        byte[] bytes = wire.toByteArray();
+        int pos = 0;
+        int parsed = 0;
+        int exposed = 0;
+        boolean[] cutInside = new boolean[spans.size()];
+        while (pos < bytes.length) {
+            int n = Math.min(bytes.length - pos, 1 + rnd.nextInt(rnd.nextBoolean() ? 40 : 4000));
+            in.writeBytes(bytes, pos, n);
+            pos += n;
+            for (int c = parsed; c < spans.size() && spans.get(c)[0] < pos; c++) {
+                cutInside[c] |= spans.get(c)[1] > pos;
+            }
+            byte[][] argv;
+            while ((argv = parser.parse(in, true)) != null) {
+                int[] span = spans.get(parsed);
+                RequestBytes r = parser.request();
+                if (r != null) {
+                    exposed++;
+                    byte[] copy = new byte[r.length()];
+                    r.copyTo(copy, 0);
+                    assertThat(copy).as("seed %d, command %d", seed, parsed).isEqualTo(RawClient.encode(argv));
+                    assertThat(span[2]).as("seed %d, command %d had a replaced terminator", seed, parsed).isZero();
+                } else {
+                    assertThat(span[2] == 1 || cutInside[parsed])
+                            .as("seed %d, command %d is canonical and arrived whole", seed, parsed).isTrue();
+                }
+                parsed++;
+            }
+            if (rnd.nextInt(8) == 0) {
+                in.discardReadBytes(); // as ByteToMessageDecoder does between reads
+            }
+        }
+        assertThat(parsed).isEqualTo(spans.size());
+        assertThat(exposed).as("seed %d", seed).isGreaterThan(spans.size() / 4);
+    }
+
+    /**
+     * The canonical encoding of {@code argv}; adds to {@code skipped} the positions of the bytes the parser skips
+     * unread (each header's {@code \n}, each bulk's trailing {@code \r\n}).
+     */
+    private static byte[] encodeNoting(byte[][] argv, List<Integer> skipped) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(("*" + argv.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        skipped.add(out.size() - 1);
+        for (byte[] a : argv) {
+            out.writeBytes(("$" + a.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            skipped.add(out.size() - 1);
+            out.writeBytes(a);
+            skipped.add(out.size());
+            skipped.add(out.size() + 1);
+            out.writeBytes(new byte[] {'\r', '\n'});
+        }
+        byte[] cmd = out.toByteArray();
+        assertThat(cmd).isEqualTo(RawClient.encode(argv));
+        return cmd;
     }
 
     private void assertError(String wire, String message) {
