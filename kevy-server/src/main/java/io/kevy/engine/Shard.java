@@ -173,8 +173,8 @@ public final class Shard {
     }
 
     /**
-     * As {@link #emit(byte[]...)}, for a frame whose RESP encoding is {@code request}'s bytes (the caller has
-     * checked {@link RequestBytes#encodes}), or null: the first listener then copies those bytes instead of
+     * As {@link #emit(byte[]...)}, for a frame that is the command whose bytes {@code request} holds (the caller
+     * has checked {@link RequestBytes#isFrame}), or null: the first listener then copies those bytes instead of
      * encoding the frame ({@link #encoded}).
      */
     public void emit(RequestBytes request, byte[][] frame) {
@@ -186,7 +186,6 @@ public final class Shard {
         signals.touched(frame);
         long offset = nextOffset++;
         if (request != null) {
-            assert RequestBytes.encodes(request, frame);
             encoded.publish(request);
         }
         try {

@@ -124,12 +124,10 @@ public class EmitBench extends ShortRun {
     /** The frames' encodings as a client sends them, end to end in one direct buffer; a view of one at a time. */
     private static final class Requests implements RequestBytes {
         final ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer();
-        private final byte[][][] frames;
         private final int[] ends;
         private int n;
 
         Requests(byte[][][] frames) {
-            this.frames = frames;
             this.ends = new int[frames.length];
             for (int k = 0; k < frames.length; k++) {
                 byte[] b = new byte[(int) RespFrames.encodedSize(frames[k])];
@@ -142,11 +140,6 @@ public class EmitBench extends ShortRun {
         Requests at(int n) {
             this.n = n;
             return this;
-        }
-
-        @Override
-        public byte[][] argv() {
-            return frames[n];
         }
 
         @Override

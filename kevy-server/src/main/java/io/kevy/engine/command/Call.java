@@ -241,7 +241,7 @@ public final class Call {
      */
     public void emit(byte[]... frame) {
         RequestBytes r = request;
-        shardOf(frame[1]).emit(r != null && r.argv() == argv && RequestBytes.encodes(r, frame) ? r : null, frame);
+        shardOf(frame[1]).emit(r != null && RequestBytes.isFrame(argv, frame) ? r : null, frame);
         emitted = true;
     }
 
