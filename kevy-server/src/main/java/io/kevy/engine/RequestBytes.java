@@ -2,17 +2,18 @@ package io.kevy.engine;
 
 /**
  * The RESP bytes a client sent for the command being run, passed with its argv, when they are exactly the
- * canonical encoding of that argv ({@link RespFrames#encode}: {@code *<argc>\r\n} then {@code $<len>\r\n<arg>\r\n}
- * per argument; RESP parsers accept other bytes where {@code \r\n} is due and skip them unread, so the transport
- * checks those). A command whose effect frame is its own argv (a plain {@code SET k v}, most
- * writes) then has its frame's encoding already: the shard's first listener copies these bytes instead of
- * encoding the frame argument by argument ({@link Shard#emit(RequestBytes, byte[][])}, {@link EncodedEffect}),
- * about 15 of the feed's 35 ns per write (JMH {@code EmitBench}, docs/benchmarks.md).
+ * canonical encoding of that argv ({@link RespFrames#encode}: {@code *<argc>\r\n} then
+ * {@code $<len>\r\n<arg>\r\n} per argument; RESP parsers accept other bytes where {@code \r\n} is due and skip
+ * them unread, so the transport checks those). A command whose effect frame is its own argv (a plain
+ * {@code SET k v}, most writes) then has its frame's encoding already: the shard's first listener copies these
+ * bytes instead of encoding the frame argument by argument ({@link Shard#emit(RequestBytes, byte[][])},
+ * {@link EncodedEffect}), about 15 of the feed's 35 ns per write (JMH {@code EmitBench}, docs/benchmarks.md).
  *
  * <p>A transport provides one per connection and keeps it valid while the command runs: from the parse of the
  * command to the end of its dispatch, on the connection's thread. Inline commands, commands with other bytes
- * where {@code \r\n} is due and commands that arrived over several reads have none. It holds no reference to the argv (a long-lived object storing a young reference per
- * command costs the parser a GC barrier); the dispatcher passes the two together. Not thread-safe.
+ * where {@code \r\n} is due and commands that arrived over several reads have none. It holds no reference to
+ * the argv (a long-lived object that stores a young reference per command costs the parser a GC barrier); the
+ * dispatcher passes the two together. Not thread-safe.
  */
 public interface RequestBytes {
     /** The number of bytes; {@link RespFrames#encodedSize} of the argv, as the lengths are canonical. */
