@@ -27,10 +27,7 @@ final class GrowableBytes extends OutputStream {
      */
     @Override
     public void write(byte[] b, int off, int len) {
-        if (len > Integer.MAX_VALUE - 8 - size) {
-            throw new IllegalArgumentException("frame of " + len + " bytes");
-        }
-        ensure(len);
+        reserve(len);
         System.arraycopy(b, off, buf, size, len);
         size += len;
     }
@@ -43,21 +40,26 @@ final class GrowableBytes extends OutputStream {
      */
     void write(EncodedEffect encoded) {
         int len = encoded.length();
-        if (len > Integer.MAX_VALUE - 8 - size) {
-            throw new IllegalArgumentException("frame of " + len + " bytes");
-        }
-        ensure(len);
+        reserve(len);
         size = encoded.copyTo(buf, size);
     }
 
     /** Appends the RESP encoding of {@code frame} ({@link RespFrames#encode}) in place. */
     void writeFrame(byte[][] frame) {
-        long n = RespFrames.encodedSize(frame);
-        if (n > Integer.MAX_VALUE - 8 - size) {
-            throw new IllegalArgumentException("frame of " + n + " bytes");
-        }
-        ensure((int) n);
+        reserve(RespFrames.encodedSize(frame));
         size = RespFrames.encode(buf, size, frame);
+    }
+
+    /**
+     * Makes room for a frame of {@code len} bytes.
+     *
+     * @throws IllegalArgumentException when the buffer would pass the largest Java array
+     */
+    private void reserve(long len) {
+        if (len > Integer.MAX_VALUE - 8 - size) {
+            throw new IllegalArgumentException("frame of " + len + " bytes");
+        }
+        ensure((int) len);
     }
 
     private void ensure(int more) {
