@@ -203,9 +203,42 @@ public final class FeedBacklog implements EffectListener {
      * Callers hold the shard's lock.
      */
     private void trim() {
-        while (count > 1 && bytes > budget) {
-            evictOldest();
+        int n = count;
+        long b = bytes;
+        if (n <= 1 || b <= budget) {
+            return;
         }
+        // the oldest frames dropped one by one, in locals (the run is ~1,400 SET frames at the default slack):
+        // a frame's chunk is released when the next retained frame starts the following chunk
+        int mask = ends.length - 1;
+        int h = head;
+        long first = firstOffset;
+        int start = headStart;
+        long dropped = 0;
+        long next = firstChunk + 1;
+        long nextStarts = next <= lastChunk ? chunkFirst[(int) next & (chunks.length - 1)] : -1;
+        while (n > 1 && b > budget) {
+            int end = ends[h];
+            b -= headerSize(first) + end - start;
+            h = (h + 1) & mask;
+            n--;
+            first++;
+            dropped++;
+            if (first == nextStarts) {
+                releaseChunksBefore(next);
+                start = 0;
+                next = firstChunk + 1;
+                nextStarts = next <= lastChunk ? chunkFirst[(int) next & (chunks.length - 1)] : -1;
+            } else {
+                start = end;
+            }
+        }
+        head = h;
+        count = n;
+        firstOffset = first;
+        headStart = start;
+        bytes = b;
+        evicted += dropped;
     }
 
     /**
@@ -294,26 +327,6 @@ public final class FeedBacklog implements EffectListener {
         bytes = 0;
         firstOffset = nextOffset;
         wakeAll();
-    }
-
-    /**
-     * Drops the oldest frame, and its chunk when the next frame starts a new one. When none is left, the append
-     * that follows sets {@code headStart} and releases the chunks before the one it writes in.
-     */
-    private void evictOldest() {
-        int end = ends[head];
-        bytes -= headerSize(firstOffset) + end - headStart;
-        head = (head + 1) & (ends.length - 1);
-        count--;
-        firstOffset++;
-        evicted++;
-        long next = firstChunk + 1;
-        if (count > 0 && next <= lastChunk && chunkFirst[(int) next & (chunks.length - 1)] == firstOffset) {
-            releaseChunksBefore(next);
-            headStart = 0;
-        } else {
-            headStart = end;
-        }
     }
 
     private void grow() {
