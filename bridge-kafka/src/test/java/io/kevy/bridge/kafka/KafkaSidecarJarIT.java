@@ -122,6 +122,10 @@ class KafkaSidecarJarIT {
             System.out.println("KafkaSidecarJarIT: SIGTERM → exit " + status + " in " + ms + " ms");
             assertThat(status).as("exit status after SIGTERM; log:%n%s", out).isZero();
             assertThat(out).contains("stopped cleanly").doesNotContain(PASSWORD);
+            try (var left = Files.list(Bridges.tmpDir(log))) {
+                assertThat(left).as("temporary files the JVM deletes on a normal exit (lz4-java's native library): "
+                        + "a halt in the shutdown would leave them").isEmpty();
+            }
             StoredCursors stored = CursorStore.file(dir.resolve("cursors-" + tag + ".json")).load("bridge-" + tag)
                     .orElseThrow();
             Map<String, Expected.Item> expected = Expected.of("redis://:" + PASSWORD + "@127.0.0.1:" + server.port(),

@@ -68,6 +68,11 @@ public final class SidecarMain implements Callable<Integer> {
         }
     }
 
+    private static void flushStandardStreams() {
+        System.out.flush();
+        System.err.flush();
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -120,33 +125,37 @@ public final class SidecarMain implements Callable<Integer> {
             return 1;
         }
         AtomicBoolean signalled = new AtomicBoolean();
+        // SIGTERM and SIGINT stop the bridge from a handler, which then exits with the stop's status; the JVM's
+        // shutdown runs in full (a halt skips the files deleted on exit, such as lz4's extracted native library)
         Thread hook = new Thread(() -> {
-            signalled.set(true);
-            boolean clean = sidecar.stop();
-            System.out.flush();
-            System.err.flush();
-            // a JVM ended by SIGTERM exits 143 unless it halts: the drained bridge exits 0
-            Runtime.getRuntime().halt(clean ? 0 : 1);
+            if (signalled.compareAndSet(false, true)) { // another shutdown (SIGHUP, System.exit elsewhere)
+                boolean clean = sidecar.stop();
+                flushStandardStreams();
+                Runtime.getRuntime().halt(clean ? 0 : 1);
+            }
         }, "kevy-bridge-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        StopSignals.install(() -> {
+            if (signalled.compareAndSet(false, true)) {
+                boolean clean = sidecar.stop();
+                flushStandardStreams();
+                System.exit(clean ? 0 : 1);
+            }
+        });
         try {
             sidecar.terminated().toCompletableFuture().join();
         } catch (RuntimeException ignored) {
             // terminated never fails; a failure is reported by the consumer's state
         }
-        if (!signalled.get() && cfg.get(SidecarOptions.CONSUMER_EXIT_ON_FAILURE)) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-                String why = sidecar.consumer().failure().map(Throwable::getMessage).orElse("stopped");
-                err.println("kevy bridge: the consumer stopped: " + why);
-                err.flush();
-                sidecar.stop();
-                return 1;
-            } catch (IllegalStateException shuttingDown) {
-                // SIGTERM arrived meanwhile: the hook decides the exit status
-            }
+        if (cfg.get(SidecarOptions.CONSUMER_EXIT_ON_FAILURE) && signalled.compareAndSet(false, true)) {
+            // not stopped by a signal: the consumer failed; a signal from now on finds the stop claimed
+            String why = sidecar.consumer().failure().map(Throwable::getMessage).orElse("stopped");
+            err.println("kevy bridge: the consumer stopped: " + why);
+            err.flush();
+            sidecar.stop();
+            return 1;
         }
-        // keep serving /healthz and /readyz (exit_on_failure = false) or let the shutdown hook finish
+        // keep serving /healthz and /readyz (exit_on_failure = false) or let the signal's stop exit
         try {
             new CountDownLatch(1).await();
         } catch (InterruptedException e) {

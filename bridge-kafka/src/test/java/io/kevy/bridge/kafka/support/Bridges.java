@@ -84,10 +84,20 @@ public final class Bridges {
         return p;
     }
 
-    /** {@code java -jar kevy-bridge-kafka.jar args...} with {@code env} added, output to {@code log}. */
+    /**
+     * {@code java -jar kevy-bridge-kafka.jar args...} with {@code env} added, output to {@code log}, its
+     * {@code java.io.tmpdir} the directory {@link #tmpDir} (so what it leaves there stays in the test's directory
+     * and can be checked).
+     */
     public static Process startJar(Path log, Map<String, String> env, String... args) {
+        Path tmp = tmpDir(log);
+        try {
+            Files.createDirectories(tmp);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar().toString()));
+                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + tmp, "-jar", jar().toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -97,6 +107,11 @@ public final class Bridges {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The {@code java.io.tmpdir} of a jar started by {@link #startJar} with this {@code log}: beside it. */
+    public static Path tmpDir(Path log) {
+        return log.resolveSibling(log.getFileName() + ".tmp");
     }
 
     /** Waits for the process to end; returns its exit status, or fails after {@code seconds}. */
