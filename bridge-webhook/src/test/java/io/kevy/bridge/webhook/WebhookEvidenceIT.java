@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.kevy.feed.client.StartFrom;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +18,7 @@ import io.netty.util.ResourceLeakDetector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Evidence figures, printed by every run (in-process kevy with 4 shards, the sink and a local receiver in one
@@ -50,9 +50,9 @@ class WebhookEvidenceIT {
         ResourceLeakDetector.setLevel(leakLevel);
     }
 
-    private static Path dir() throws Exception {
-        return Files.createTempDirectory("webhook-evidence");
-    }
+    /** The sink's cursor directory; JUnit deletes it after each test. */
+    @TempDir
+    Path dir;
 
     @Test
     void deliveriesPerSecondFromAFullBacklog() throws Exception {
@@ -78,7 +78,7 @@ class WebhookEvidenceIT {
         }
         h.receiver.record = false;
         long t0 = System.nanoTime();
-        h.start(h.settings(dir()).build(), b -> b.startFrom(StartFrom.EARLIEST).batchSize(1024));
+        h.start(h.settings(dir).build(), b -> b.startFrom(StartFrom.EARLIEST).batchSize(1024));
         Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(20))
                 .until(() -> h.receiver.events.get() >= BACKLOG);
         double s = (System.nanoTime() - t0) / 1e9;
@@ -96,7 +96,7 @@ class WebhookEvidenceIT {
     @Test
     void writeToDeliveryLatencyAtASteadyRate() throws Exception {
         h = new Harness(4);
-        h.start(h.settings(dir()).build());
+        h.start(h.settings(dir).build());
         long t0 = System.nanoTime();
         long interval = 1_000_000_000L / RATE;
         int total = RATE * (SECONDS + 2);

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A 30 s receiver outage (the port refuses connections) under a steady write load on 4 shards: afterwards every
@@ -27,6 +28,10 @@ import org.junit.jupiter.api.Test;
 class WebhookOutageIT {
     private static final int RATE_PER_SECOND = 400;
     private Harness h;
+
+    /** The sink's cursor directory; JUnit deletes it after the test. */
+    @TempDir
+    Path dir;
 
     @AfterEach
     void close() {
@@ -38,7 +43,6 @@ class WebhookOutageIT {
     @Test
     void aThirtySecondOutageLosesNothingAndKeepsOrder() throws Exception {
         h = new Harness(4);
-        Path dir = java.nio.file.Files.createTempDirectory("webhook-outage");
         h.start(h.settings(dir).maxBatch(200)
                 .retryBackoff(Duration.ofMillis(100), Duration.ofSeconds(2), 2.0, 0.5).build());
         Map<Integer, Cursor> start = new HashMap<>();
