@@ -5,7 +5,8 @@
 #       request; redis-benchmark against N pairs of servers (feed off, feed on), a fresh pair after the other
 #       (one JVM's JIT outcome moves a figure by several percent, so each side gets N JVMs), A B alternating
 #       within a pair, medians over pairs x rounds, the range of the pairs' own ratios, and the mean of the
-#       pairs' own figures with its 95% confidence interval (the pairs are the independent samples); 50 clients,
+#       pairs' own figures with its 95% confidence interval (the pairs are the independent samples), and every
+#       pair's own ratios (pair_ratios: to pool several runs of the same code); 50 clients,
 #       -P 1 and 16 (-P 16 runs 5x the requests), after 5M unmeasured SETs per server that fill the feed
 #       server's backlog (the steady state); with 2 or more CPUs, redis-benchmark runs on CPU 0 and the
 #       servers on the others (taskset), so neither takes the other's core (--pin off: the scheduler places them);
@@ -144,6 +145,9 @@ if want overhead; then
     line "overhead.set.P$pipe.percent_mean" "$mean" "%" "mean of the pairs' own ratios ($pairs), 95% CI $ci"
     read -r mean ci <<<"$(awk '{ print ($1 - 1) * 100 }' "$WORK/cpu_pairs.$pipe" | mean_ci95)"
     line "overhead.set.P$pipe.cpu_percent_mean" "$mean" "%" "mean of the pairs' own CPU-per-request ratios ($pairs), 95% CI $ci"
+    # every pair's own ratio, in run order, so that runs of the same code can be pooled
+    line "overhead.set.P$pipe.pair_ratios" "$(wc -l <"$WORK/pairs.$pipe" | tr -d ' ')" "pairs" \
+      "throughput on/off per pair: $(paste -sd' ' "$WORK/pairs.$pipe"); CPU per request on/off: $(paste -sd' ' "$WORK/cpu_pairs.$pipe")"
   done
   SERVER_CPUS=""
 fi
