@@ -102,6 +102,13 @@ final class RebuildCoordinator<K, V> implements Runnable {
                 fail(requests, e);
                 throw e;
             } catch (Exception e) {
+                if (rt.stopping()) {
+                    // the rebuild gave up because the consumer is closing (RebuildContext#stopping, ScanRebuild):
+                    // a stop, not a failure; its cursors were not stored, so the next start rebuilds again
+                    Runtime.Stop stop = new Runtime.Stop();
+                    fail(requests, stop);
+                    throw stop;
+                }
                 KevyException k = e instanceof KevyException ke ? ke : null;
                 rt.listener.onError(rt.name(), -1, ConsumerListener.REBUILD, e);
                 long delay = k != null && Runtime.transientFailure(k) ? retry.onError(k) : -1;

@@ -60,6 +60,54 @@ class FeedConsumerStartIT {
         return tails;
     }
 
+    /**
+     * A rebuild that gives up because the consumer is closing ({@link RebuildContext#stopping}, as
+     * {@link ScanRebuild} does) is a stop, not a failure: the consumer ends CLOSED without a failure or an
+     * error reported, and stores no cursor for the unfinished rebuild (so the next start has nothing to continue
+     * from and rebuilds, then stores its cursors).
+     */
+    @Test
+    void closingDuringARebuildIsAStopNotAFailure() throws Exception {
+        try (TestServer server = Servers.start(); FeedSource source = FeedSource.connect(server.uri())) {
+            load(server.lettuce());
+            CursorStore store = CursorStore.inMemory();
+            java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+            List<String> errors = new CopyOnWriteArrayList<>();
+            ConsumerListener listener = new ConsumerListener() {
+                @Override
+                public void onError(String consumer, int shard, String stage, Throwable error) {
+                    errors.add(stage + ": " + error);
+                }
+            };
+            FeedConsumer<String, String> first = FeedConsumer.builder(StringCodec.UTF8).source(source)
+                    .name("closing").cursorStore(store).startFrom(StartFrom.REBUILD).listener(listener)
+                    .onRebuild(ctx -> {
+                        entered.countDown();
+                        Awaitility.await().atMost(Duration.ofSeconds(30)).until(ctx::stopping);
+                        throw new KevyException("consumer closing: rebuild abandoned");
+                    })
+                    .handler(batch -> { }).build();
+            first.start();
+            assertThat(entered.await(30, TimeUnit.SECONDS)).as("the rebuild started").isTrue();
+            first.close();
+            first.terminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            assertThat(first.state()).isEqualTo(FeedConsumer.State.CLOSED);
+            assertThat(first.failure()).isEmpty();
+            assertThat(errors).as("errors reported to the listener").isEmpty();
+            assertThat(store.load("closing")).as("no cursor stored for the abandoned rebuild").isEmpty();
+
+            Rebuilds rebuilds = new Rebuilds();
+            FeedConsumer<String, String> second = FeedConsumer.builder(StringCodec.UTF8).source(source)
+                    .name("closing").cursorStore(store).startFrom(StartFrom.REBUILD).listener(rebuilds)
+                    .onRebuild(ScanRebuild.create()).handler(batch -> { }).build();
+            try (second) {
+                second.start().toCompletableFuture().get(30, TimeUnit.SECONDS);
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !rebuilds.scopes.isEmpty());
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> store.load("closing").isPresent());
+            }
+        }
+    }
+
     @Test
     void cursorsStoredForAnotherShardCountRebuildEveryShardInOneScan() throws Exception {
         rebuildsFromAStoredCursor(true);
