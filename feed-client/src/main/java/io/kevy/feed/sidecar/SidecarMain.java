@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code kevy bridge --config bridge.toml}: runs a sidecar ({@link Sidecar}) with the sink its config names,
- * until SIGTERM or SIGINT (graceful: drain, flush, commit, exit 0 within {@code consumer.shutdown_timeout_ms},
+ * until SIGTERM, SIGINT or SIGHUP (graceful: drain, flush, commit, exit 0 within {@code consumer.shutdown_timeout_ms},
  * else 1) or until the consumer fails (exit 1 with {@code consumer.exit_on_failure}). Also
  * {@code --check} (validate and print the settings, secrets masked), {@code --sample-config TYPE} (a commented
  * sample generated from the option tables) and the {@code cursor} subcommands ({@link CursorCommand}).
@@ -125,10 +125,10 @@ public final class SidecarMain implements Callable<Integer> {
             return 1;
         }
         AtomicBoolean signalled = new AtomicBoolean();
-        // SIGTERM and SIGINT stop the bridge from a handler, which then exits with the stop's status; the JVM's
+        // SIGTERM, SIGINT and SIGHUP stop the bridge from a handler, which then exits with the stop's status; the JVM's
         // shutdown runs in full (a halt skips the files deleted on exit, such as lz4's extracted native library)
         Thread hook = new Thread(() -> {
-            if (signalled.compareAndSet(false, true)) { // another shutdown (SIGHUP, System.exit elsewhere)
+            if (signalled.compareAndSet(false, true)) { // another shutdown (System.exit elsewhere, -Xrs)
                 boolean clean = sidecar.stop();
                 flushStandardStreams();
                 Runtime.getRuntime().halt(clean ? 0 : 1);
@@ -140,6 +140,10 @@ public final class SidecarMain implements Callable<Integer> {
                 boolean clean = sidecar.stop();
                 flushStandardStreams();
                 System.exit(clean ? 0 : 1);
+            } else {
+                err.println("kevy bridge: already stopping; exits when the drain ends (at most "
+                        + "consumer.shutdown_timeout_ms)");
+                err.flush();
             }
         });
         try {

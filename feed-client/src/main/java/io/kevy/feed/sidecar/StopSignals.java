@@ -4,8 +4,8 @@ import java.util.List;
 import sun.misc.Signal;
 
 /**
- * Runs an action on SIGTERM or SIGINT instead of the JVM's default (start the shutdown at once, exit status
- * 143 or 130), so that a sidecar can stop gracefully and then exit with a status of its own through
+ * Runs an action on SIGTERM, SIGINT or SIGHUP (a closed terminal) instead of the JVM's default (start the
+ * shutdown at once, exit status 143, 130 or 129), so that a sidecar can stop gracefully and then exit with a status of its own through
  * {@link System#exit}: a normal shutdown, which also deletes the files registered with
  * {@link java.io.File#deleteOnExit} (lz4-java's extracted native library, for one), where a
  * {@link Runtime#halt} from a shutdown hook would leave them behind.
@@ -15,16 +15,16 @@ import sun.misc.Signal;
  * idempotent.
  */
 final class StopSignals {
-    private static final List<String> SIGNALS = List.of("TERM", "INT");
+    private static final List<String> SIGNALS = List.of("TERM", "INT", "HUP");
 
     private StopSignals() {
     }
 
     /**
-     * Installs {@code action} for SIGTERM and SIGINT, each where the JVM lets it (not with {@code -Xrs}, for
+     * Installs {@code action} for SIGTERM, SIGINT and SIGHUP, each where the JVM lets it (not with {@code -Xrs}, for
      * one: the JVM's default then stays).
      *
-     * @return whether both were installed
+     * @return whether all three were installed
      */
     static boolean install(Runnable action) {
         boolean all = true;
