@@ -12,8 +12,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code kevy bridge --config bridge.toml}: runs a sidecar ({@link Sidecar}) with the sink its config names,
- * until SIGTERM, SIGINT or SIGHUP (graceful: drain, flush, commit, exit 0 within {@code consumer.shutdown_timeout_ms},
- * else 1) or until the consumer fails (exit 1 with {@code consumer.exit_on_failure}). Also
+ * until SIGTERM, SIGINT or SIGHUP (graceful: drain, flush, commit, exit 0 within
+ * {@code consumer.shutdown_timeout_ms}, else 1) or until the consumer fails (exit 1 with {@code consumer.exit_on_failure}). Also
  * {@code --check} (validate and print the settings, secrets masked), {@code --sample-config TYPE} (a commented
  * sample generated from the option tables) and the {@code cursor} subcommands ({@link CursorCommand}).
  *
@@ -68,9 +68,12 @@ public final class SidecarMain implements Callable<Integer> {
         }
     }
 
-    private static void flushStandardStreams() {
+    /** Stops the sidecar gracefully and flushes stdout/stderr; returns the exit status: 0 clean, 1 not. */
+    private static int stop(Sidecar sidecar) {
+        boolean clean = sidecar.stop();
         System.out.flush();
         System.err.flush();
+        return clean ? 0 : 1;
     }
 
     @Override
@@ -125,21 +128,16 @@ public final class SidecarMain implements Callable<Integer> {
             return 1;
         }
         AtomicBoolean signalled = new AtomicBoolean();
-        // SIGTERM, SIGINT and SIGHUP stop the bridge from a handler, which then exits with the stop's status; the JVM's
-        // shutdown runs in full (a halt skips the files deleted on exit, such as lz4's extracted native library)
-        Thread hook = new Thread(() -> {
+        // SIGTERM, SIGINT and SIGHUP stop the bridge from a handler, which then exits with the stop's status; the
+        // JVM's shutdown runs in full (a halt skips the files deleted on exit, such as lz4's extracted native library)
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (signalled.compareAndSet(false, true)) { // another shutdown (System.exit elsewhere, -Xrs)
-                boolean clean = sidecar.stop();
-                flushStandardStreams();
-                Runtime.getRuntime().halt(clean ? 0 : 1);
+                Runtime.getRuntime().halt(stop(sidecar));
             }
-        }, "kevy-bridge-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
+        }, "kevy-bridge-shutdown"));
         StopSignals.install(() -> {
             if (signalled.compareAndSet(false, true)) {
-                boolean clean = sidecar.stop();
-                flushStandardStreams();
-                System.exit(clean ? 0 : 1);
+                System.exit(stop(sidecar));
             } else {
                 err.println("kevy bridge: already stopping; exits when the drain ends (at most "
                         + "consumer.shutdown_timeout_ms)");

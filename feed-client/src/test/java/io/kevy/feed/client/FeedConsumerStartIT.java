@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
@@ -71,12 +72,12 @@ class FeedConsumerStartIT {
         try (TestServer server = Servers.start(); FeedSource source = FeedSource.connect(server.uri())) {
             load(server.lettuce());
             CursorStore store = CursorStore.inMemory();
-            java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch entered = new CountDownLatch(1);
             List<String> errors = new CopyOnWriteArrayList<>();
             ConsumerListener listener = new ConsumerListener() {
                 @Override
-                public void onError(String consumer, int shard, String stage, Throwable error) {
-                    errors.add(stage + ": " + error);
+                public void onError(String consumer, int shard, String kind, Throwable error) {
+                    errors.add(kind + ": " + error);
                 }
             };
             FeedConsumer<String, String> first = FeedConsumer.builder(StringCodec.UTF8).source(source)
