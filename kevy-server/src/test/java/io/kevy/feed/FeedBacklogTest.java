@@ -1,6 +1,7 @@
 package io.kevy.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
@@ -50,6 +51,28 @@ class FeedBacklogTest {
         byte[] big = new byte[123_456];
         assertThat(FeedBacklog.frameSize(9_999_999_999L, new byte[][] {b("SET"), b("k"), big}))
                 .isEqualTo(("*2\r\n:9999999999\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$123456\r\n").length() + 123_456 + 2);
+    }
+
+    @Test
+    void anEmptyRingStartsAtTheFirstOffsetItIsGivenAndThenRefusesGaps() {
+        Engine e = engine(1 << 20);
+        Shard s = e.shard(0);
+        FeedBacklog backlog = e.feed().backlog(0);
+        s.lock().lock();
+        try {
+            backlog.onReplay(s, 41, new byte[][] {Verbs.SET, b("k"), b("v")}); // a boot replay's first frame
+            backlog.onReplay(s, 42, new byte[][] {Verbs.SET, b("k"), b("w")});
+            assertThatThrownBy(() -> backlog.onEffect(s, 44, new byte[][] {Verbs.DEL, b("k")}))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("shard 0: frame offset 44 does not follow 42");
+        } finally {
+            s.lock().unlock();
+        }
+        FeedBacklog.Stats st = backlog.stats();
+        assertThat(st.oldestOffset()).isEqualTo(41);
+        assertThat(st.frames()).isEqualTo(2); // the refused frame left nothing behind
+        assertThat(st.bytes()).isEqualTo(FeedBacklog.frameSize(41, new byte[][] {Verbs.SET, b("k"), b("v")})
+                + FeedBacklog.frameSize(42, new byte[][] {Verbs.SET, b("k"), b("w")}));
     }
 
     @Test
