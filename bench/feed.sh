@@ -7,9 +7,10 @@
 #       within a pair, medians over pairs x rounds, the range of the pairs' own ratios, and the mean of the
 #       pairs' own figures with its 95% confidence interval (the pairs are the independent samples), and every
 #       pair's own ratios (pair_ratios: to pool several runs of the same code); 50 clients,
-#       -P 1 and 16 (-P 16 runs 5x the requests), after 5M unmeasured SETs per server that fill the feed
-#       server's backlog (the steady state); with 2 or more CPUs, redis-benchmark runs on CPU 0 and the
-#       servers on the others (taskset), so neither takes the other's core (--pin off: the scheduler places them);
+#       -P 1 and 16 (-P 16 runs 5x the requests), after 5M unmeasured SETs per server in 5 runs that fill the
+#       feed server's backlog (the steady state) and 2 unmeasured -P 1 runs (past the JIT's deoptimisations);
+#       with 2 or more CPUs, redis-benchmark runs on CPU 0 and the servers on the others (taskset), so neither
+#       takes the other's core (--pin off: the scheduler places them);
 #   (b) drain: frames/s one reader takes from a full backlog at COUNT 4096, remote (FEED.READ against a server
 #       process) and embedded (io.kevy.embedded.Store), raw reads and through a FeedConsumer;
 #   (c) latency: a write's acknowledgement to the FeedConsumer handler, p50/p99/p99.9 at 1k, 10k and 50k
@@ -107,9 +108,18 @@ if want overhead; then
     port_on=$(free_port); start_kevy "$port_on" "${AOF_ARGS[@]}" --feed; pid_on=$LAST_PID
     # warm-up, not measured: the JIT compiles the write path, and the feed server's backlog fills to its budget
     # (64mb per shard, ~1.1M redis-benchmark SET frames), so the rounds measure the steady state: a backlog that evicts its
-    # oldest frames and reuses its chunks, rather than one growing into heap pages touched for the first time
+    # oldest frames and reuses its chunks, rather than one growing into heap pages touched for the first time.
+    # In 5 runs, then 2 at -P 1: each run's connections and its CONFIG GET take paths the previous code never did,
+    # and C2 deoptimises the hot methods it compiled without them (PrintCompilation: ~350 methods "made not
+    # entrant" in the first run, 81, 21, 6, then 0-6 per run), ~0.2 s in slower code each time; after these runs
+    # that happens in the warm-up instead of in the measured rounds, one side's more than the other's
     for port in "$port_off" "$port_on"; do
-      "${CLIENT[@]}" redis-benchmark -p "$port" -c 50 -n "$WARMUP" -r 100000 -P 16 -d 3 -t set -q >/dev/null 2>&1
+      for _ in 1 2 3 4 5; do
+        "${CLIENT[@]}" redis-benchmark -p "$port" -c 50 -n $((WARMUP / 5)) -r 100000 -P 16 -d 3 -t set -q >/dev/null 2>&1
+      done
+      for _ in 1 2; do
+        "${CLIENT[@]}" redis-benchmark -p "$port" -c 50 -n "$REQUESTS" -r 100000 -P 1 -d 3 -t set -q >/dev/null 2>&1
+      done
     done
     for pipe in 1 16; do
       n=$REQUESTS; [[ $pipe == 16 ]] && n=$((REQUESTS * 5))
