@@ -161,11 +161,12 @@ public final class FeedBacklog implements EffectListener {
      */
     @Override
     public void onEffect(Shard s, long offset, byte[][] frame) {
-        // kept under C2's FreqInlineSize (325 bytecodes) so that Shard.emit inlines it: the rare paths (an
-        // empty ring, an out-of-order offset, a new chunk, growing the index) are calls
         int n = count;
-        if (offset != firstOffset + n) {
-            startAt(offset);
+        if (n == 0) {
+            firstOffset = offset;
+        } else if (offset != firstOffset + n) {
+            throw new IllegalStateException("shard " + shard.index() + ": frame offset " + offset
+                    + " does not follow " + (firstOffset + n - 1));
         }
         EncodedEffect encoded = s.encoded();
         int size = encoded.present() ? encoded.length() : -1; // the request's bytes when the frame is its command
@@ -178,7 +179,8 @@ public final class FeedBacklog implements EffectListener {
         }
         int start = writePos;
         if (n == 0) {
-            startRing(start);
+            headStart = start;
+            releaseChunksBefore(lastChunk);
         }
         int end = size >= 0 ? encoded.copyTo(chunk, start) : RespFrames.encode(chunk, start, frame);
         assert end - start == RespFrames.encodedSize(frame);
@@ -191,29 +193,6 @@ public final class FeedBacklog implements EffectListener {
             trim();
         }
         wakeAll();
-    }
-
-    /**
-     * A frame whose offset does not follow the newest retained one: the first of an empty ring starts it there
-     * (a boot's replay starts at the AOF tail's offset), any other is refused.
-     *
-     * @throws IllegalStateException when the ring holds frames
-     */
-    private void startAt(long offset) {
-        if (count != 0) {
-            throw new IllegalStateException("shard " + shard.index() + ": frame offset " + offset
-                    + " does not follow " + (firstOffset + count - 1));
-        }
-        firstOffset = offset;
-    }
-
-    /**
-     * The first frame of an empty ring starts at {@code start} in the current chunk: the chunks before it hold
-     * no retained frame.
-     */
-    private void startRing(int start) {
-        headStart = start;
-        releaseChunksBefore(lastChunk);
     }
 
     /**
