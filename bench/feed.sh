@@ -110,9 +110,9 @@ if want overhead; then
     # (64mb per shard, ~1.1M redis-benchmark SET frames), so the rounds measure the steady state: a backlog that evicts its
     # oldest frames and reuses its chunks, rather than one growing into heap pages touched for the first time.
     # In 5 runs, then 2 at -P 1: each run's connections and its CONFIG GET take paths the previous code never did,
-    # and C2 deoptimises the hot methods it compiled without them (PrintCompilation: ~350 methods "made not
-    # entrant" in the first run, 81, 21, 6, then 0-6 per run), ~0.2 s in slower code each time; after these runs
-    # that happens in the warm-up instead of in the measured rounds, one side's more than the other's
+    # and the JIT replaces code compiled without them (PrintCompilation, 1M-request runs: 318 methods "made not
+    # entrant" in the first, 88, 22, 9, 4, then 1-23 per run; of C2 code 16, 20, 10, 1, 0, then 0-1), each time
+    # some time in slower code; after these runs that happens in the warm-up, not in the measured rounds
     for port in "$port_off" "$port_on"; do
       for _ in 1 2 3 4 5; do
         "${CLIENT[@]}" redis-benchmark -p "$port" -c 50 -n $((WARMUP / 5)) -r 100000 -P 16 -d 3 -t set -q >/dev/null 2>&1
