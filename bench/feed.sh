@@ -156,7 +156,7 @@ if want overhead; then
     read -r mean ci <<<"$(awk '{ print ($1 - 1) * 100 }' "$WORK/cpu_pairs.$pipe" | mean_ci95)"
     line "overhead.set.P$pipe.cpu_percent_mean" "$mean" "%" "mean of the pairs' own CPU-per-request ratios ($pairs), 95% CI $ci"
     # every pair's own ratio, in run order, so that runs of the same code can be pooled
-    line "overhead.set.P$pipe.pair_ratios" "$(wc -l <"$WORK/pairs.$pipe" | tr -d ' ')" "pairs" \
+    line "overhead.set.P$pipe.pair_ratios" "$SERVERS" "${pairs#* }" \
       "throughput on/off per pair: $(paste -sd' ' "$WORK/pairs.$pipe"); CPU per request on/off: $(paste -sd' ' "$WORK/cpu_pairs.$pipe")"
   done
   SERVER_CPUS=""
