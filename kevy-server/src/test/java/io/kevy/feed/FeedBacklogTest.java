@@ -58,10 +58,12 @@ class FeedBacklogTest {
         Engine e = engine(1 << 20);
         Shard s = e.shard(0);
         FeedBacklog backlog = e.feed().backlog(0);
+        byte[][] first = {Verbs.SET, b("k"), b("v")};
+        byte[][] second = {Verbs.SET, b("k"), b("w")};
         s.lock().lock();
         try {
-            backlog.onReplay(s, 41, new byte[][] {Verbs.SET, b("k"), b("v")}); // a boot replay's first frame
-            backlog.onReplay(s, 42, new byte[][] {Verbs.SET, b("k"), b("w")});
+            backlog.onReplay(s, 41, first); // a boot replay's first frame
+            backlog.onReplay(s, 42, second);
             assertThatThrownBy(() -> backlog.onEffect(s, 44, new byte[][] {Verbs.DEL, b("k")}))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessage("shard 0: frame offset 44 does not follow 42");
@@ -71,8 +73,7 @@ class FeedBacklogTest {
         FeedBacklog.Stats st = backlog.stats();
         assertThat(st.oldestOffset()).isEqualTo(41);
         assertThat(st.frames()).isEqualTo(2); // the refused frame left nothing behind
-        assertThat(st.bytes()).isEqualTo(FeedBacklog.frameSize(41, new byte[][] {Verbs.SET, b("k"), b("v")})
-                + FeedBacklog.frameSize(42, new byte[][] {Verbs.SET, b("k"), b("w")}));
+        assertThat(st.bytes()).isEqualTo(FeedBacklog.frameSize(41, first) + FeedBacklog.frameSize(42, second));
     }
 
     @Test

@@ -14,9 +14,9 @@ import picocli.CommandLine.Option;
  * {@code kevy bridge --config bridge.toml}: runs a sidecar ({@link Sidecar}) with the sink its config names,
  * until SIGTERM, SIGINT or SIGHUP (graceful: drain, flush, commit, exit 0 within
  * {@code consumer.shutdown_timeout_ms}, else 1) or until the consumer fails (exit 1 with
- * {@code consumer.exit_on_failure}). Also
- * {@code --check} (validate and print the settings, secrets masked), {@code --sample-config TYPE} (a commented
- * sample generated from the option tables) and the {@code cursor} subcommands ({@link CursorCommand}).
+ * {@code consumer.exit_on_failure}). Also {@code --check} (validate and print the settings, secrets masked),
+ * {@code --sample-config TYPE} (a commented sample generated from the option tables) and the {@code cursor}
+ * subcommands ({@link CursorCommand}).
  *
  * <p>Exit status: 0 stopped cleanly (or printed what was asked), 1 the consumer failed or did not drain in time,
  * 2 bad arguments or configuration (the message names file, line, key and reason).
