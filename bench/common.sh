@@ -29,6 +29,22 @@ kevy_jvm() {
 # kevy_jvm_label [OPTION...]: kevy_jvm for a machine line, "JVM defaults" when it is empty
 kevy_jvm_label() { local o; o=$(kevy_jvm "$@"); echo "${o:-JVM defaults}"; }
 
+# mean_ci95: reads one number per line; prints the mean and its 95% confidence interval "lo..hi" (Student's t for
+# n - 1 degrees of freedom, 2.0 beyond 30), or "n/a" for fewer than two numbers
+mean_ci95() {
+  awk 'BEGIN { split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 " \
+                     "2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", t, " ") }
+       { x[NR] = $1; s += $1 }
+       END {
+         if (NR == 0) { print "0 n/a"; exit }
+         m = s / NR
+         if (NR < 2) { printf "%.1f n/a\n", m; exit }
+         for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2
+         h = (NR - 1 <= 30 ? t[NR - 1] : 2.0) * sqrt(v / (NR - 1) / NR)
+         printf "%.1f %.1f..%.1f\n", m, m - h, m + h
+       }'
+}
+
 # check_count SCRIPT OPTION VALUE [MIN=1] [MAX=100000000]: VALUE must be a whole number from MIN to MAX (decimal,
 # no leading zeros: checked as text first, so a 30-digit number cannot wrap bash's 64-bit arithmetic)
 check_count() {

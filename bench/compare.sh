@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
 # A/B of kevy builds or JVM options ("measure before and after a change that claims speed"): each
-# variant runs as its own kevy-server (feed on, AOF as --aof), next to a Redis 7 with the same appendfsync, all
-# started once and measured in turn, round after round, with redis-benchmark. Prints per test and pipelining the
-# median requests/s of each, its ratio to Redis, and the median server CPU per request (utime + stime of the
-# server process over the run / requests, µs): the steadier figure on a shared machine.
+# variant runs as its own kevy-server (feed on unless the variant sets KEVY_FEED, AOF as --aof), next to a
+# Redis 7 with the same appendfsync, all started together and measured in turn, round after round, with
+# redis-benchmark. Prints per test and pipelining the median requests/s of each, its ratio to Redis, and the
+# median server CPU per request (utime + stime of the server process over the run / requests, µs): the
+# steadier figure on a shared machine. With --sets N, the servers are started N times afresh (one JVM's JIT
+# outcome moves a figure by several percent), and each variant's ratio to the first one is also given as the
+# mean of the sets' own ratios with its 95% confidence interval (the sets are the independent samples).
 #
 # Usage: bench/compare.sh [--help] [--csv] [--rounds N] [--requests N] [--tests set,get] [--pipelines "1 16"]
-#                         [--aof off|everysec|always] [NAME=JAR[,JVM-OPTION...]...]
+#                         [--aof off|everysec|always] [--sets N] [--warmup N] [--pin on|off]
+#                         [NAME=JAR[,JVM-OPTION...]...]
 #   NAME=JAR    a kevy-server jar to measure under NAME; JVM options and KEVY_* settings may follow after
 #               commas, e.g. par=kevy-server/target/kevy-server.jar,-XX:+UseParallelGC or
-#               two=kevy-server/target/kevy-server.jar,KEVY_IO_THREADS=2,KEVY_TRANSPORT=epoll
+#               two=kevy-server/target/kevy-server.jar,KEVY_IO_THREADS=2,KEVY_TRANSPORT=epoll or, the feed
+#               off, off=kevy-server/target/kevy-server.jar,KEVY_FEED=false
 #               Without variants: the current build (kevy-server/target/kevy-server.jar) as "kevy".
-#   --rounds    rounds of all variants in turn (default 3); --requests per run (default 200000)
-#   --csv       machine-readable lines: name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis
+#   --rounds    rounds of all variants in turn per set (default 3); --requests per run (default 200000)
+#   --sets      times all servers are started afresh, warmed up and measured (default 1)
+#   --warmup    unmeasured requests per server and test before the rounds, in runs of at most 1M at -P 16
+#               (default 300000; 5000000 fills a feed server's 64 MiB backlogs with SETs, as feed.sh does)
+#   --pin       on: redis-benchmark on CPU 0, the servers on the other CPUs (taskset), as feed.sh; off (default)
+#   --csv       machine-readable lines: name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis,
+#               then, with 2 or more sets, the mean of the sets' ratios to the first variant (throughput, CPU per
+#               request) and their 95% CIs
 # KEVY_HEAP: the kevy servers' heap and memory options, default -Xms3g -Xmx3g -XX:+UseTransparentHugePages
 #   -XX:+AlwaysPreTouch (each server holds 3 GiB from its start; "" for the JVM's defaults); a variant's or
 #   SERVER_JAVA_OPTS's -Xms/-Xmx replace its heap sizes.
@@ -26,7 +37,7 @@ for a in "$@"; do [[ "$a" == -h || "$a" == --help ]] && { usage; exit 0; }; done
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"
 
-CSV=0; ROUNDS=3; REQUESTS=200000; TESTS="set,get"; PIPES="1 16"; AOF=everysec; SPECS=()
+CSV=0; ROUNDS=3; REQUESTS=200000; TESTS="set,get"; PIPES="1 16"; AOF=everysec; SETS=1; WARMUP=300000; PIN=off; SPECS=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --csv) CSV=1 ;;
@@ -35,6 +46,9 @@ while [[ $# -gt 0 ]]; do
     --tests) need_value compare.sh "$1" "$@"; TESTS="$2"; shift ;;
     --pipelines) need_value compare.sh "$1" "$@"; PIPES="$2"; shift ;;
     --aof) need_value compare.sh "$1" "$@"; AOF="$2"; shift ;;
+    --sets) need_value compare.sh "$1" "$@"; SETS="$2"; shift ;;
+    --warmup) need_value compare.sh "$1" "$@"; WARMUP="$2"; shift ;;
+    --pin) need_value compare.sh "$1" "$@"; PIN="$2"; shift ;;
     --*=*) echo "compare.sh: options take their value after a space (${1%%=*} ${1#*=}), not '='" >&2; exit 2 ;;
     *=*) SPECS+=("$1") ;;
     *) echo "compare.sh: unknown argument $1 (variants are NAME=JAR[,JVM-OPTION...]; see --help)" >&2; exit 2 ;;
@@ -43,6 +57,8 @@ while [[ $# -gt 0 ]]; do
 done
 check_tests compare.sh "$TESTS"
 check_count compare.sh --rounds "$ROUNDS" 1 1000; check_count compare.sh --requests "$REQUESTS"
+check_count compare.sh --sets "$SETS" 1 100; check_count compare.sh --warmup "$WARMUP" 0
+case "$PIN" in on|off) ;; *) echo "compare.sh: --pin must be on or off, not $PIN" >&2; exit 2 ;; esac
 for p in $PIPES; do check_count compare.sh --pipelines "$p" 1 1000; done
 [[ -n "${PIPES// /}" ]] || { echo "compare.sh: --pipelines takes pipeline depths, e.g. \"1 16\"" >&2; exit 2; }
 case "$AOF" in off|everysec|always) ;; *) echo "compare.sh: --aof must be off, everysec or always, not $AOF" >&2; exit 2 ;; esac
@@ -62,61 +78,107 @@ for spec in "${SPECS[@]}"; do
   seen+="$name "
   [[ -f "$jar" ]] || { echo "compare.sh: $name: no such jar $jar" >&2; exit 2; }
 done
-NAMES=(); PORTS=(); PIDS=()
-for spec in "${SPECS[@]}"; do
-  name="${spec%%=*}"; rest="${spec#*=}"; jar="${rest%%,*}"; opts=""; settings=()
-  if [[ "$rest" == *,* ]]; then
-    IFS=, read -r -a items <<<"${rest#*,}"
-    for item in "${items[@]}"; do
-      if [[ "$item" =~ ^KEVY_[A-Z0-9_]+= ]]; then settings+=("$item"); else opts="$opts $item"; fi
-    done
+NAMES=(); for spec in "${SPECS[@]}"; do NAMES+=("${spec%%=*}"); done
+command -v redis-server >/dev/null && NAMES+=(redis)
+CLIENT=(); pinned="not pinned"; cpus=$(nproc)
+if [[ $PIN == on ]]; then
+  if [[ $cpus -ge 2 ]] && command -v taskset >/dev/null; then
+    SERVER_CPUS=1; [[ $cpus -gt 2 ]] && SERVER_CPUS="1-$((cpus - 1))"
+    CLIENT=(taskset -c 0); pinned="redis-benchmark on CPU 0, servers on CPU $SERVER_CPUS"
+    [[ $cpus -gt 2 ]] && pinned="redis-benchmark on CPU 0, servers on CPUs $SERVER_CPUS"
+  else
+    echo "compare.sh: --pin on needs 2 or more CPUs and taskset; not pinned" >&2
   fi
-  [[ -f "$jar" ]] || { echo "compare.sh: $name: no such jar $jar" >&2; exit 2; }
-  port=$(free_port)
-  aof_args=(--appendfsync "$AOF"); [[ "$AOF" == off ]] && aof_args=(--no-aof)
-  for kv in "${settings[@]}"; do export "${kv?}"; done
-  KEVY_JAR="$(readlink -f "$jar")" SERVER_JAVA_OPTS="$SERVER_JAVA_OPTS $opts" start_kevy "$port" --feed "${aof_args[@]}"
-  for kv in "${settings[@]}"; do unset "${kv%%=*}"; done
-  NAMES+=("$name"); PORTS+=("$port"); PIDS+=("$LAST_PID")
-done
-REF=""
-if command -v redis-server >/dev/null; then
-  port=$(free_port)
-  if [[ "$AOF" == off ]]; then start_redis "$port" --appendonly no; else start_redis "$port" --appendonly yes --appendfsync "$AOF"; fi
-  NAMES+=(redis); PORTS+=("$port"); PIDS+=("$LAST_PID"); REF=redis
 fi
 
-if [[ $CSV == 1 ]]; then echo "# machine: $(machine) rounds=$ROUNDS requests=$REQUESTS aof=$AOF"; echo "name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis"
-else echo "machine: $(machine), $ROUNDS rounds x $REQUESTS requests, 50 clients, keys over 100k, 3-byte values, feed on, AOF $AOF"; fi
-# one discarded run per server: the JVMs compile the hot path
-for i in "${!PORTS[@]}"; do redis-benchmark -p "${PORTS[$i]}" -c 50 -n 300000 -r 100000 -P 16 -t "$TESTS" -q >/dev/null 2>&1; done
+# start_set: every variant's server, then Redis when installed; sets PORTS and PIDS in the order of NAMES
+start_set() {
+  PORTS=(); PIDS=()
+  local spec name rest jar opts settings items item kv port aof_args feed
+  for spec in "${SPECS[@]}"; do
+    name="${spec%%=*}"; rest="${spec#*=}"; jar="${rest%%,*}"; opts=""; settings=()
+    if [[ "$rest" == *,* ]]; then
+      IFS=, read -r -a items <<<"${rest#*,}"
+      for item in "${items[@]}"; do
+        if [[ "$item" =~ ^KEVY_[A-Z0-9_]+= ]]; then settings+=("$item"); else opts="$opts $item"; fi
+      done
+    fi
+    port=$(free_port)
+    aof_args=(--appendfsync "$AOF"); [[ "$AOF" == off ]] && aof_args=(--no-aof)
+    feed=(--feed); [[ " ${settings[*]} " == *" KEVY_FEED="* ]] && feed=() # the variant's KEVY_FEED decides
+    for kv in "${settings[@]}"; do export "${kv?}"; done
+    KEVY_JAR="$(readlink -f "$jar")" SERVER_JAVA_OPTS="$SERVER_JAVA_OPTS $opts" start_kevy "$port" "${feed[@]}" "${aof_args[@]}"
+    for kv in "${settings[@]}"; do unset "${kv%%=*}"; done
+    PORTS+=("$port"); PIDS+=("$LAST_PID")
+  done
+  if command -v redis-server >/dev/null; then
+    port=$(free_port)
+    if [[ "$AOF" == off ]]; then start_redis "$port" --appendonly no; else start_redis "$port" --appendonly yes --appendfsync "$AOF"; fi
+    PORTS+=("$port"); PIDS+=("$LAST_PID")
+  fi
+}
+REF=""; command -v redis-server >/dev/null && REF=redis
+
+if [[ $CSV == 1 ]]; then echo "# machine: $(machine) rounds=$ROUNDS requests=$REQUESTS aof=$AOF sets=$SETS warmup=$WARMUP pin=\"$pinned\""; echo "name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis$([[ $SETS -ge 2 ]] && echo ",ratio_to_first_mean,ratio_to_first_ci95,cpu_ratio_to_first_mean,cpu_ratio_to_first_ci95")"
+else echo "machine: $(machine), $SETS set(s) of servers x $ROUNDS rounds x $REQUESTS requests, warm-up $WARMUP, 50 clients, keys over 100k, 3-byte values, AOF $AOF, $pinned"; fi
 RES="$WORK/compare.csv"; : >"$RES"
-for _ in $(seq 1 "$ROUNDS"); do
-  for p in $PIPES; do
-    for t in ${TESTS//,/ }; do
-      for i in "${!PORTS[@]}"; do
-        t0=$(ticks "${PIDS[$i]}")
-        rps=$(redis-benchmark -p "${PORTS[$i]}" -c 50 -n "$REQUESTS" -r 100000 -P "$p" -d 3 -t "$t" --csv 2>/dev/null \
-          | tail -n +2 | head -1 | tr -d '"' | cut -d, -f2)
-        t1=$(ticks "${PIDS[$i]}")
-        cpu=$(cpu_us $((t1 - t0)) "$REQUESTS")
-        echo "${NAMES[$i]},$p,${t^^},$rps,$cpu" >>"$RES"
+for set in $(seq 1 "$SETS"); do
+  start_set
+  # unmeasured: the JVMs compile the hot path (and, with a large --warmup, feed servers fill their backlogs)
+  for i in "${!PORTS[@]}"; do
+    left=$WARMUP
+    while [[ $left -gt 0 ]]; do
+      n=$((left < 1000000 ? left : 1000000)); left=$((left - n))
+      "${CLIENT[@]}" redis-benchmark -p "${PORTS[$i]}" -c 50 -n "$n" -r 100000 -P 16 -t "$TESTS" -q >/dev/null 2>&1
+    done
+  done
+  for _ in $(seq 1 "$ROUNDS"); do
+    for p in $PIPES; do
+      for t in ${TESTS//,/ }; do
+        for i in "${!PORTS[@]}"; do
+          t0=$(ticks "${PIDS[$i]}")
+          rps=$("${CLIENT[@]}" redis-benchmark -p "${PORTS[$i]}" -c 50 -n "$REQUESTS" -r 100000 -P "$p" -d 3 -t "$t" --csv 2>/dev/null \
+            | tail -n +2 | head -1 | tr -d '"' | cut -d, -f2)
+          t1=$(ticks "${PIDS[$i]}")
+          cpu=$(cpu_us $((t1 - t0)) "$REQUESTS")
+          echo "${NAMES[$i]},$p,${t^^},$rps,$cpu,$set" >>"$RES"
+        done
       done
     done
   done
+  for i in "${!PORTS[@]}"; do stop_server "${PORTS[$i]}" "${PIDS[$i]}"; done
 done
 [[ $CSV == 1 ]] || echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+# set_ratios NAME PIPELINE TEST COLUMN: per set, (NAME's median / the first variant's median - 1) * 100 of
+# COLUMN (4 requests/s, 5 CPU per request), one line per set
+set_ratios() {
+  local s a b
+  for s in $(seq 1 "$SETS"); do
+    a=$(awk -F, -v n="$1" -v p="$2" -v t="$3" -v s="$s" -v c="$4" '$1==n && $2==p && $3==t && $6==s {print $c}' "$RES" | median)
+    b=$(awk -F, -v n="${NAMES[0]}" -v p="$2" -v t="$3" -v s="$s" -v c="$4" '$1==n && $2==p && $3==t && $6==s {print $c}' "$RES" | median)
+    awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%.4f\n", (a / b - 1) * 100 }'
+  done
+}
 for p in $PIPES; do
   for t in ${TESTS//,/ }; do
-    T=${t^^}; line=$(printf '%-6s -P %-3s' "$T" "$p")
+    T=${t^^}; line=$(printf '%-6s -P %-3s' "$T" "$p"); sets_line=""
     ref_rps=0; [[ -n $REF ]] && ref_rps=$(awk -F, -v n=redis -v p="$p" -v t="$T" '$1==n && $2==p && $3==t {print $4}' "$RES" | median)
     for n in "${NAMES[@]}"; do
       rps=$(awk -F, -v n="$n" -v p="$p" -v t="$T" '$1==n && $2==p && $3==t {print $4}' "$RES" | median)
       cpu=$(awk -F, -v n="$n" -v p="$p" -v t="$T" '$1==n && $2==p && $3==t {print $5}' "$RES" | median)
       ratio=$(awk -v a="$rps" -v b="$ref_rps" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }')
-      if [[ $CSV == 1 ]]; then echo "$n,$p,$T,$rps,$cpu,${ratio%x}"
+      per_set=""
+      if [[ $SETS -ge 2 && "$n" != "${NAMES[0]}" && "$n" != redis ]]; then
+        # each set's medians against the first variant's in the same set, in percent; their mean and 95% CI
+        read -r r_mean r_ci <<<"$(set_ratios "$n" "$p" "$T" 4 | mean_ci95)"
+        read -r c_mean c_ci <<<"$(set_ratios "$n" "$p" "$T" 5 | mean_ci95)"
+        per_set="$r_mean,$r_ci,$c_mean,$c_ci"
+        sets_line+=$(printf '\n    %s vs %s, mean of %s sets: requests/s %+.1f%% (95%% CI %s), CPU per request %+.1f%% (%s)' \
+          "$n" "${NAMES[0]}" "$SETS" "$r_mean" "$r_ci" "$c_mean" "$c_ci")
+      fi
+      if [[ $CSV == 1 ]]; then echo "$n,$p,$T,$rps,$cpu,${ratio%x}${per_set:+,$per_set}"
       else line+=$(printf '  %s %.0f/s (%s) cpu %s us' "$n" "$rps" "$ratio" "$cpu"); fi
     done
-    [[ $CSV == 1 ]] || echo "$line"
+    [[ $CSV == 1 ]] || echo "$line$sets_line"
   done
 done

@@ -53,11 +53,12 @@ start_kevy() {
   LAST_PID=$!; SERVER_PIDS+=("$LAST_PID")
   wait_ping "$port" "$LAST_PID" || { echo "--- the end of its log:" >&2; tail -n 5 "$dir/log" >&2; return 1; }
 }
-# start_redis PORT [redis options...]; sets LAST_PID
+# start_redis PORT [redis options...]; sets LAST_PID. SERVER_CPUS pins it as start_kevy does.
 start_redis() {
   local port="$1"; shift
   local dir="$WORK/redis-$port"; mkdir -p "$dir"
-  redis-server --port "$port" --bind 127.0.0.1 --save "" --dir "$dir" --daemonize no "$@" >"$dir/log" 2>&1 &
+  local pin=(); [[ -n "$SERVER_CPUS" ]] && pin=(taskset -c "$SERVER_CPUS")
+  "${pin[@]}" redis-server --port "$port" --bind 127.0.0.1 --save "" --dir "$dir" --daemonize no "$@" >"$dir/log" 2>&1 &
   LAST_PID=$!; SERVER_PIDS+=("$LAST_PID")
   wait_ping "$port"
 }
