@@ -17,7 +17,7 @@
 #               off, off=kevy-server/target/kevy-server.jar,KEVY_FEED=false
 #               Without variants: the current build (kevy-server/target/kevy-server.jar) as "kevy".
 #   --rounds    rounds of all variants in turn per set (default 3); --requests per run (default 200000)
-#   --sets      times all servers are started afresh, warmed up and measured (default 1)
+#   --sets      times all servers are started afresh, warmed up and measured, 1 to 100 (default 1)
 #   --warmup    unmeasured requests per server and test before the rounds, in runs of at most 1M at -P 16
 #               (default 300000; 5000000 fills a feed server's 64 MiB backlogs with SETs, as feed.sh does)
 #   --pin       on: redis-benchmark on CPU 0, the servers on the other CPUs (taskset), as feed.sh; off (default)
@@ -176,6 +176,7 @@ for p in $PIPES; do
         sets_line+=$(printf '\n    %s vs %s, mean of %s sets: requests/s %+.1f%% (95%% CI %s), CPU per request %+.1f%% (%s)' \
           "$n" "${NAMES[0]}" "$SETS" "$r_mean" "$r_ci" "$c_mean" "$c_ci")
       fi
+      [[ $SETS -ge 2 && -z "$per_set" ]] && per_set=",,," # the first variant and Redis: empty columns
       if [[ $CSV == 1 ]]; then echo "$n,$p,$T,$rps,$cpu,${ratio%x}${per_set:+,$per_set}"
       else line+=$(printf '  %s %.0f/s (%s) cpu %s us' "$n" "$rps" "$ratio" "$cpu"); fi
     done
