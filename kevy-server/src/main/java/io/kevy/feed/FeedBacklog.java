@@ -369,7 +369,7 @@ public final class FeedBacklog implements EffectListener {
      */
     private void readAhead(byte[] chunk, int end) {
         int from = Math.max(readAheadTo, end);
-        int to = Math.min(chunk.length, end + 2 * READ_AHEAD);
+        int to = (int) Math.min(chunk.length, (long) end + 2 * READ_AHEAD); // a frame's own chunk may end near 2^31
         int x = 0;
         for (int i = from; i < to; i += 64) {
             x += chunk[i];
@@ -409,7 +409,8 @@ public final class FeedBacklog implements EffectListener {
     /**
      * What a reader copied out under the lock: the status, the shard's position at that moment, and (for
      * {@link Status#FRAMES}) the frames {@code [start, start + count)}, possibly none, as their argv's RESP
-     * encodings (without the {@code *2 :<offset>} header) laid end to end in {@code data}: frame {@code i} is {@code data[ends[i - 1] .. ends[i])} (from 0 for i = 0).
+     * encodings (without the {@code *2 :<offset>} header) laid end to end in {@code data}: frame {@code i} is
+     * {@code data[ends[i - 1] .. ends[i])} (from 0 for i = 0).
      */
     record Snapshot(Status status, long generation, long next, long start, int count, byte[] data, int[] ends) {
         private static final byte[] NO_BYTES = new byte[0];
