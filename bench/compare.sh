@@ -22,8 +22,8 @@
 #               (default 300000; 5000000 fills a feed server's 64 MiB backlogs with SETs, as feed.sh does)
 #   --pin       on: redis-benchmark on CPU 0, the servers on the other CPUs (taskset), as feed.sh; off (default)
 #   --csv       machine-readable lines: name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis,
-#               then, with 2 or more sets, the mean of the sets' ratios to the first variant (throughput, CPU per
-#               request) and their 95% CIs
+#               then, with 2 or more sets, the mean of the sets' changes against the first variant in percent
+#               (requests/s, CPU per request) and their 95% CIs
 # KEVY_HEAP: the kevy servers' heap and memory options, default -Xms3g -Xmx3g -XX:+UseTransparentHugePages
 #   -XX:+AlwaysPreTouch (each server holds 3 GiB from its start; "" for the JVM's defaults); a variant's or
 #   SERVER_JAVA_OPTS's -Xms/-Xmx replace its heap sizes.
@@ -119,7 +119,7 @@ start_set() {
 }
 REF=""; command -v redis-server >/dev/null && REF=redis
 
-if [[ $CSV == 1 ]]; then echo "# machine: $(machine) rounds=$ROUNDS requests=$REQUESTS aof=$AOF sets=$SETS warmup=$WARMUP pin=\"$pinned\""; echo "name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis$([[ $SETS -ge 2 ]] && echo ",ratio_to_first_mean,ratio_to_first_ci95,cpu_ratio_to_first_mean,cpu_ratio_to_first_ci95")"
+if [[ $CSV == 1 ]]; then echo "# machine: $(machine) rounds=$ROUNDS requests=$REQUESTS aof=$AOF sets=$SETS warmup=$WARMUP pin=\"$pinned\""; echo "name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis$([[ $SETS -ge 2 ]] && echo ",rps_change_vs_first_pct_mean,rps_change_vs_first_pct_ci95,cpu_change_vs_first_pct_mean,cpu_change_vs_first_pct_ci95")"
 else echo "machine: $(machine), $SETS set(s) of servers x $ROUNDS rounds x $REQUESTS requests, warm-up $WARMUP, 50 clients, keys over 100k, 3-byte values, AOF $AOF, $pinned"; fi
 RES="$WORK/compare.csv"; : >"$RES"
 for set in $(seq 1 "$SETS"); do
