@@ -80,16 +80,7 @@ for spec in "${SPECS[@]}"; do
 done
 NAMES=(); for spec in "${SPECS[@]}"; do NAMES+=("${spec%%=*}"); done
 command -v redis-server >/dev/null && NAMES+=(redis)
-CLIENT=(); pinned="not pinned"; cpus=$(nproc)
-if [[ $PIN == on ]]; then
-  if [[ $cpus -ge 2 ]] && command -v taskset >/dev/null; then
-    SERVER_CPUS=1; [[ $cpus -gt 2 ]] && SERVER_CPUS="1-$((cpus - 1))"
-    CLIENT=(taskset -c 0); pinned="redis-benchmark on CPU 0, servers on CPU $SERVER_CPUS"
-    [[ $cpus -gt 2 ]] && pinned="redis-benchmark on CPU 0, servers on CPUs $SERVER_CPUS"
-  else
-    echo "compare.sh: --pin on needs 2 or more CPUs and taskset; not pinned" >&2
-  fi
-fi
+pin_servers "$PIN" || echo "compare.sh: --pin on needs 2 or more CPUs and taskset; not pinned" >&2
 
 # start_set: every variant's server, then Redis when installed; sets PORTS and PIDS in the order of NAMES
 start_set() {
@@ -119,8 +110,8 @@ start_set() {
 }
 REF=""; command -v redis-server >/dev/null && REF=redis
 
-if [[ $CSV == 1 ]]; then echo "# machine: $(machine) rounds=$ROUNDS requests=$REQUESTS aof=$AOF sets=$SETS warmup=$WARMUP pin=\"$pinned\""; echo "name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis$([[ $SETS -ge 2 ]] && echo ",rps_change_vs_first_pct_mean,rps_change_vs_first_pct_ci95,cpu_change_vs_first_pct_mean,cpu_change_vs_first_pct_ci95")"
-else echo "machine: $(machine), $SETS set(s) of servers x $ROUNDS rounds x $REQUESTS requests, warm-up $WARMUP, 50 clients, keys over 100k, 3-byte values, AOF $AOF, $pinned"; fi
+if [[ $CSV == 1 ]]; then echo "# machine: $(machine) rounds=$ROUNDS requests=$REQUESTS aof=$AOF sets=$SETS warmup=$WARMUP pin=\"$PINNED\""; echo "name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis$([[ $SETS -ge 2 ]] && echo ",rps_change_vs_first_pct_mean,rps_change_vs_first_pct_ci95,cpu_change_vs_first_pct_mean,cpu_change_vs_first_pct_ci95")"
+else echo "machine: $(machine), $SETS set(s) of servers x $ROUNDS rounds x $REQUESTS requests, warm-up $WARMUP, 50 clients, keys over 100k, 3-byte values, AOF $AOF, $PINNED"; fi
 RES="$WORK/compare.csv"; : >"$RES"
 for set in $(seq 1 "$SETS"); do
   start_set

@@ -77,14 +77,9 @@ line() { # figure value unit params
 }
 want() { [[ -z "$ONLY" || "$ONLY" == "$1" ]]; }
 if want overhead; then
-  CLIENT=(); pinned="not pinned"; cpus=$(nproc)
-  if [[ $PIN == on && $cpus -ge 2 ]] && command -v taskset >/dev/null; then
-    SERVER_CPUS=1; pinned="redis-benchmark on CPU 0, servers on CPU 1"
-    [[ $cpus -gt 2 ]] && SERVER_CPUS="1-$((cpus - 1))" && pinned="redis-benchmark on CPU 0, servers on CPUs $SERVER_CPUS"
-    CLIENT=(taskset -c 0)
-  fi
+  pin_servers "$PIN" || true # on (the default) with one CPU or no taskset: not pinned, as --help says
   pairs="$SERVERS pairs"; [[ $SERVERS == 1 ]] && pairs="1 pair"
-  say "(a) feed overhead, AOF $AOF, $pinned, load $(load1)"
+  say "(a) feed overhead, AOF $AOF, $PINNED, load $(load1)"
   for pipe in 1 16; do : >"$WORK/off.$pipe"; : >"$WORK/on.$pipe"; : >"$WORK/pairs.$pipe"; : >"$WORK/cpu_pairs.$pipe"; done
   for _ in $(seq 1 "$SERVERS"); do
     # one pair at a time (2 x 3 GiB): a fresh JVM per side, since one JVM's JIT outcome moves a figure by several %
@@ -131,7 +126,7 @@ if want overhead; then
     c_off=$(cut -d' ' -f2 "$WORK/off.$pipe" | median); c_on=$(cut -d' ' -f2 "$WORK/on.$pipe" | median)
     ratio=$(awk -v a="$k_on" -v b="$k_off" 'BEGIN { printf "%.3f", a / b }')
     spread=$(sort -n "$WORK/pairs.$pipe" | sed -n '1p;$p' | paste -sd- -)
-    params="SET -c 50 -P $pipe -d 3, AOF $AOF, $pinned, $pairs of servers one after another x $ROUNDS rounds x $n requests, A B alternating, medians: off $k_off/s $c_off us on $k_on/s $c_on us; the pairs' own ratios $spread"
+    params="SET -c 50 -P $pipe -d 3, AOF $AOF, $PINNED, $pairs of servers one after another x $ROUNDS rounds x $n requests, A B alternating, medians: off $k_off/s $c_off us on $k_on/s $c_on us; the pairs' own ratios $spread"
     line "overhead.set.P$pipe.ratio_on_off" "$ratio" "x" "$params"
     line "overhead.set.P$pipe.percent" "$(awk -v r="$ratio" 'BEGIN { printf "%.1f", (1 - r) * 100 }')" "%" "throughput lost with the feed on"
     line "overhead.set.P$pipe.cpu_percent" "$(awk -v a="$c_on" -v b="$c_off" 'BEGIN { printf "%.1f", (a / b - 1) * 100 }')" "%" "server CPU per request added by the feed"

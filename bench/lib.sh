@@ -1,5 +1,6 @@
-# Shared by bench/feed.sh, bench/memory.sh and bench/rebuild.sh (sourced, not run): building the benchmark jar
-# when stale, the machine line, kevy/redis server processes on free ports, and their cleanup on exit.
+# Shared by bench/feed.sh, bench/compare.sh, bench/memory.sh and bench/rebuild.sh (sourced, not run): building
+# the benchmark jar when stale, the machine line, pinning, kevy/redis server processes on free ports, and their
+# cleanup on exit.
 # Callers set ROOT and `set -euo pipefail` first.
 
 # shellcheck source=bench/common.sh
@@ -52,6 +53,18 @@ start_kevy() {
   KEVY_SAVE="" "${pin[@]}" java "${cpus[@]}" $(kevy_jvm $SERVER_JAVA_OPTS) -jar "$KEVY_JAR" --config "$WORK/empty.toml" --port "$port" --dir "$dir" "$@" >"$dir/log" 2>&1 &
   LAST_PID=$!; SERVER_PIDS+=("$LAST_PID")
   wait_ping "$port" "$LAST_PID" || { echo "--- the end of its log:" >&2; tail -n 5 "$dir/log" >&2; return 1; }
+}
+# pin_servers on|off: with on, 2 or more CPUs and taskset, redis-benchmark runs on CPU 0 (CLIENT, a command prefix)
+# and the servers started next on the others (SERVER_CPUS), so neither takes the other's core; sets PINNED to a
+# description of either outcome. Returns 1 when on was asked and could not be done.
+pin_servers() {
+  CLIENT=(); SERVER_CPUS=""; PINNED="not pinned"
+  [[ $1 == on ]] || return 0
+  local cpus; cpus=$(nproc)
+  [[ $cpus -ge 2 ]] && command -v taskset >/dev/null || return 1
+  CLIENT=(taskset -c 0); SERVER_CPUS=1; PINNED="redis-benchmark on CPU 0, servers on CPU 1"
+  [[ $cpus -gt 2 ]] && SERVER_CPUS="1-$((cpus - 1))" && PINNED="redis-benchmark on CPU 0, servers on CPUs $SERVER_CPUS"
+  return 0
 }
 # start_redis PORT [redis options...]; sets LAST_PID. SERVER_CPUS pins it as start_kevy does.
 start_redis() {
