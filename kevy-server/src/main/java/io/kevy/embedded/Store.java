@@ -2,8 +2,8 @@ package io.kevy.embedded;
 
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
-import io.kevy.engine.Session;
 import io.kevy.engine.command.Dispatcher;
+import io.kevy.engine.session.Session;
 import io.kevy.feed.Feed;
 import io.kevy.feed.FeedCursor;
 import io.kevy.feed.FeedFrame;

@@ -1,7 +1,8 @@
 package io.kevy.feed;
 
-import io.kevy.engine.Bytes;
-import io.kevy.engine.FrameKeys;
+import io.kevy.engine.text.Bytes;
+import io.kevy.resp.EncodedFrame;
+import io.kevy.resp.FrameKeys;
 import java.util.Arrays;
 import java.util.List;
 

@@ -1,13 +1,13 @@
 package io.kevy.persist;
 
-import io.kevy.engine.ClientChannel;
 import io.kevy.engine.Engine;
-import io.kevy.engine.ErrorReply;
 import io.kevy.engine.Keyspace;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.Session;
 import io.kevy.engine.Shard;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.session.ClientChannel;
+import io.kevy.engine.session.Session;
 import io.kevy.engine.struct.Dict;
+import io.kevy.resp.ReplySink;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,11 +1,10 @@
 package io.kevy.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
 import io.kevy.engine.Shard;
-import io.kevy.engine.Verbs;
+import io.kevy.resp.Verbs;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
 package io.kevy.persist;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
 import io.kevy.engine.Shard;
@@ -20,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The AOF's records are the frames' RESP encodings whether the writer encodes a frame itself (feed off) or
- * copies the bytes the feed backlog published for it ({@link io.kevy.engine.EncodedEffect}, feed on).
+ * copies the bytes the feed backlog published for it ({@link io.kevy.resp.EncodedEffect}, feed on).
  */
 class AofWriterTest {
     @TempDir

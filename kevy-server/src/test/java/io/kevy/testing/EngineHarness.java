@@ -1,11 +1,11 @@
 package io.kevy.testing;
 
-import io.kevy.engine.ClientChannel;
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.Session;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.session.ClientChannel;
+import io.kevy.engine.session.Session;
+import io.kevy.resp.ReplySink;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 

@@ -2,12 +2,12 @@ package io.kevy.bench.jmh;
 
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
-import io.kevy.engine.RequestBytes;
-import io.kevy.engine.RespFrames;
 import io.kevy.engine.Shard;
 import io.kevy.feed.FeedConfig;
 import io.kevy.persist.Persistence;
 import io.kevy.persist.PersistenceConfig;
+import io.kevy.resp.RequestBytes;
+import io.kevy.resp.RespFrames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.kevy.engine.command;
 
+import io.kevy.feed.FeedCommands;
 import java.util.List;
 
 /**

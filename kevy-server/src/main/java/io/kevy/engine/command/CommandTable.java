@@ -1,6 +1,6 @@
 package io.kevy.engine.command;
 
-import io.kevy.engine.Bytes;
+import io.kevy.engine.text.Bytes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,16 +1,16 @@
 package io.kevy.engine.command;
 
-import io.kevy.engine.BlockedClient;
-import io.kevy.engine.Bytes;
-import io.kevy.engine.CommandException;
 import io.kevy.engine.Engine;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.RequestBytes;
-import io.kevy.engine.Session;
 import io.kevy.engine.Shard;
 import io.kevy.engine.ShardLocks;
+import io.kevy.engine.error.CommandException;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.session.BlockedClient;
+import io.kevy.engine.session.Session;
+import io.kevy.engine.text.Bytes;
+import io.kevy.resp.ReplySink;
+import io.kevy.resp.RequestBytes;
 import java.util.Arrays;
 import java.util.Set;
 import org.slf4j.Logger;

@@ -3,10 +3,9 @@ package io.kevy.engine.command;
 import static io.kevy.engine.command.CommandFlag.LOADING;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.Bytes;
 import io.kevy.engine.Engine;
 import io.kevy.engine.ServerInfo;
+import io.kevy.engine.text.Bytes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -7,14 +7,13 @@ import static io.kevy.engine.command.CommandFlag.NOSCRIPT;
 import static io.kevy.engine.command.CommandFlag.SKIP_SLOWLOG;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandSpec.command;
-
 import io.kevy.engine.Engine;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.Session;
 import io.kevy.engine.ShardLocks;
-import io.kevy.engine.WatchedKey;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.session.Session;
+import io.kevy.engine.session.WatchedKey;
+import io.kevy.resp.ReplySink;
 import java.util.List;
 
 /**
