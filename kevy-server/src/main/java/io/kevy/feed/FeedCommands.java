@@ -18,7 +18,8 @@ import java.util.List;
 /**
  * The change feed on the wire (feed contract §4): FEED.SHARDS, FEED.TAIL, FEED.READ (COUNT, PREFIX and our
  * BLOCK extension) and PREFIX.STATS, with every reply shape and error text of the contract in its validation
- * order. The read logic itself is {@link FeedRead}, shared with the embedded store.
+ * order. The read logic itself is {@link FeedRead}, shared with the embedded store. Registered per instance,
+ * as the handlers use that instance's {@link Feed} ({@code io.kevy.boot.KevyInstance}).
  *
  * <p>None of these commands is locked by the dispatcher: each locks the one shard it reads, briefly
  * (PREFIX.STATS one shard at a time).
@@ -27,24 +28,24 @@ public final class FeedCommands {
     private FeedCommands() {
     }
 
-    public static void register(CommandTable t) {
+    /** Adds the feed commands, answering from {@code feed}, to {@code t}. */
+    public static void register(CommandTable t, Feed feed) {
         t.add(command("feed.shards", 1).flags(READONLY, FAST, LOADING, STALE).group("server").since("1.0.0")
                 .summary("Returns the number of shards, each an independent change stream (answered with the feed off).")
-                .handler(c -> c.reply().integer(c.engine().feed().shards())));
+                .handler(c -> c.reply().integer(feed.shards())));
         t.add(command("feed.tail", 2).flags(READONLY, FAST, LOADING, STALE).group("server").since("1.0.0")
                 .summary("Returns [generation, next_offset] of a shard: where a fresh consumer starts.")
-                .handler(FeedCommands::tail));
+                .handler(c -> tail(c, feed)));
         t.add(command("feed.read", -4).flags(READONLY, BLOCKING, LOADING, STALE).group("server").since("1.0.0")
                 .summary("Reads frames of a shard from a cursor: FEED.READ shard generation offset [COUNT n] "
                         + "[PREFIX p ...] [BLOCK ms].")
-                .handler(FeedCommands::read));
+                .handler(c -> read(c, feed)));
         t.add(command("prefix.stats", 2).flags(READONLY, LOADING, STALE).group("server").since("1.0.0")
                 .summary("Counts live keys under a byte prefix across all shards, and those with a TTL (O(keys)).")
-                .handler(FeedCommands::prefixStats));
+                .handler(c -> prefixStats(c, feed)));
     }
 
-    private static void tail(Call c) {
-        Feed feed = c.engine().feed();
+    private static void tail(Call c, Feed feed) {
         int shard = shardArg(c, feed);
         if (!feed.enabled()) {
             throw Call.fail(FeedReplies.DISABLED);
@@ -61,8 +62,7 @@ public final class FeedCommands {
         return (int) shard;
     }
 
-    private static void read(Call c) {
-        Feed feed = c.engine().feed();
+    private static void read(Call c, Feed feed) {
         // 1. the cursor's three integers
         long shard = parseU64(c.arg(1), FeedReplies.INVALID_SHARD);
         long generation = parseU64(c.arg(2), FeedReplies.INVALID_GENERATION);
@@ -115,8 +115,8 @@ public final class FeedCommands {
         waiter.park(blocked);
     }
 
-    private static void prefixStats(Call c) {
-        Feed.PrefixStats st = c.engine().feed().prefixStats(c.arg(1));
+    private static void prefixStats(Call c, Feed feed) {
+        Feed.PrefixStats st = feed.prefixStats(c.arg(1));
         ReplySink r = c.reply();
         r.array(4);
         r.bulk("keys");

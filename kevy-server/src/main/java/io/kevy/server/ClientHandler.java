@@ -56,7 +56,7 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
     ClientHandler(KevyServer server) {
         this.server = server;
         this.engine = server.engine();
-        this.dispatcher = engine.dispatcher();
+        this.dispatcher = server.dispatcher();
         this.parser = new RespParser(server.protocolLimits());
     }
 

@@ -30,7 +30,7 @@ class FeedBacklogChunkTest {
     }
 
     private FeedBacklog backlog(long budget, int chunkSize) {
-        engine = new Engine(EngineConfig.defaults().withShards(1).withFeed(FeedConfig.disabled()));
+        engine = new Engine(EngineConfig.defaults().withShards(1));
         FeedBacklog b = new FeedBacklog(engine.shard(0), budget, chunkSize);
         engine.shard(0).addListener(b);
         return b;

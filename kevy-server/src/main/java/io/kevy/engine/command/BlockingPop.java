@@ -49,6 +49,7 @@ import org.slf4j.LoggerFactory;
 abstract class BlockingPop implements Waiter, KeyWaiter {
     private static final Logger log = LoggerFactory.getLogger(BlockingPop.class);
 
+    private final Dispatcher dispatcher;
     private final Engine engine;
     private final Session session;
     private final CommandSpec spec;
@@ -62,6 +63,7 @@ abstract class BlockingPop implements Waiter, KeyWaiter {
      * @param type the value class the pop takes ({@code ListValue} or {@code ZSetValue})
      */
     BlockingPop(Call c, List<byte[]> keys, Class<?> type) {
+        this.dispatcher = c.dispatcher();
         this.engine = c.engine();
         this.session = c.session();
         this.spec = c.spec();
@@ -128,7 +130,7 @@ abstract class BlockingPop implements Waiter, KeyWaiter {
             return Served.SKIPPED; // timed out or cancelled meanwhile
         }
         ReplySink out = session.channel().newAsyncReply();
-        Call c = new Call(engine, session, out, argv, spec, now);
+        Call c = new Call(dispatcher, session, out, argv, spec, now);
         boolean wrote = true;
         try {
             pop(c, key);

@@ -22,7 +22,10 @@ public final class CommandTable {
     CommandTable() {
     }
 
-    /** The table of every command family; built once. */
+    /**
+     * The table of every engine command family ({@link CommandFamily#all()}); built once. An instance's table adds
+     * the feed's commands to it ({@link #with}).
+     */
     public static CommandTable standard() {
         CommandTable t = standard;
         if (t == null) {
@@ -38,6 +41,22 @@ public final class CommandTable {
                 }
             }
         }
+        return t;
+    }
+
+    /**
+     * A new table with this table's commands (the same {@link CommandSpec}s, in order) followed by those
+     * {@code families} register; this table is unchanged.
+     *
+     * @throws IllegalStateException when a family registers a name already in the table
+     */
+    public CommandTable with(CommandFamily... families) {
+        CommandTable t = new CommandTable();
+        t.byName.putAll(byName);
+        for (CommandFamily f : families) {
+            f.register(t);
+        }
+        t.buildIndex();
         return t;
     }
 

@@ -44,6 +44,7 @@ final class ConfigCommands {
                         .handler(ConfigCommands::set))
                 .subcommand(sub("resetstat", 2, "Reset the stats returned by INFO", "2.0.0", "O(1)").handler(c -> {
                     c.engine().resetStats();
+                    c.dispatcher().commandStats().reset();
                     c.reply().ok();
                 }))
                 .subcommand(sub("rewrite", 2, "Rewrite the configuration file with the in memory configuration "

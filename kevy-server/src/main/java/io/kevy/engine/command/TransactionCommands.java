@@ -134,7 +134,7 @@ final class TransactionCommands {
             throw Call.fail(EXEC_WITHOUT_MULTI);
         }
         List<byte[][]> queue = s.multiQueue();
-        Dispatcher dispatcher = engine.dispatcher();
+        Dispatcher dispatcher = c.dispatcher();
         CommandSpec[] specs = new CommandSpec[queue.size()];
         boolean writes = false;
         for (int i = 0; i < specs.length; i++) {
@@ -216,7 +216,7 @@ final class TransactionCommands {
             long t0 = System.nanoTime();
             c.reset(queue.get(i), specs[i], now);
             boolean failed = Dispatcher.runHandler(c, specs[i]);
-            c.engine().commandStats().called(specs[i], (System.nanoTime() - t0) / 1000, failed || c.failed());
+            c.dispatcher().commandStats().called(specs[i], (System.nanoTime() - t0) / 1000, failed || c.failed());
         }
         c.reset(execArgv, execSpec, now);
     }

@@ -1,10 +1,10 @@
 package io.kevy.engine.session;
 
-import io.kevy.engine.Engine;
 import io.kevy.engine.error.CommandException;
 import io.kevy.engine.error.ErrorReply;
 import io.kevy.resp.ReplySink;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -80,14 +80,14 @@ public final class BlockedClient {
     }
 
     /**
-     * Marks the session blocked and starts the timeout on {@code engine}'s timer. Called by the dispatcher once
+     * Marks the session blocked and starts the timeout on {@code timer} (the engine's). Called by the dispatcher once
      * the handler returned and its locks are released.
      */
-    public void arm(Engine engine) {
+    public void arm(ScheduledExecutorService timer) {
         session.blockedClient(this);
         if (timeoutMs > 0 && waiting()) {
             try {
-                timer = engine.timer().schedule(this::postTimeout, timeoutMs, TimeUnit.MILLISECONDS);
+                this.timer = timer.schedule(this::postTimeout, timeoutMs, TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException e) {
                 cancel(); // the engine is closing
             }
