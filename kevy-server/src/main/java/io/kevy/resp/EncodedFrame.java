@@ -38,11 +38,12 @@ public final class EncodedFrame {
     }
 
     /**
-     * The single-key test of {@link io.kevy.resp.FrameKeys#isSingleKey} on the frame at {@code p}: when its
-     * shape is single-key, returns the bounds of its key (argument 1) as {@code start << 32 | length};
-     * otherwise -1 (DEL with 2+ keys, MSET, RENAME, or fewer than two arguments).
+     * The single-key test of {@link FrameKeys#isSingleKey(KeyShape.Lookup, byte[], int, int, long)} on the frame
+     * at {@code p}, by the shapes of {@code shapes}: when its shape is single-key, returns the bounds of its key
+     * (argument 1) as {@code start << 32 | length}; otherwise -1 (DEL with 2+ keys, MSET, RENAME, an unknown verb,
+     * or fewer than two arguments).
      */
-    public static long singleKey(byte[] b, int p) {
+    public static long singleKey(KeyShape.Lookup shapes, byte[] b, int p) {
         int[] next = new int[1];
         long argc = number(b, p + 1, next);        // the digits after '*'
         if (argc < 2) {
@@ -50,7 +51,7 @@ public final class EncodedFrame {
         }
         int verbLen = (int) number(b, next[0] + 1, next);
         int verb = next[0];
-        if (!FrameKeys.isSingleKey(b, verb, verbLen, argc)) {
+        if (!FrameKeys.isSingleKey(shapes, b, verb, verbLen, argc)) {
             return -1;
         }
         int keyLen = (int) number(b, verb + verbLen + 3, next);

@@ -4,10 +4,11 @@ import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
- * The keys an effect frame touches, by the key layout of its verb: {@code DEL k1 k2 ...} all arguments,
- * {@code MSET k1 v1 k2 v2 ...} every other argument, {@code RENAME src dst} both, every other frame its
- * first argument (feed contract §7 and §8). Frames come only from the engine's own handlers, so these four
- * layouts are all there are.
+ * The keys an effect frame touches. {@link #forEach} knows the four key layouts of the engine's own frames
+ * ({@code DEL k1 k2 ...} all arguments, {@code MSET k1 v1 k2 v2 ...} every other argument, {@code RENAME src dst}
+ * both, every other frame its first argument; feed contract §7) without a table, as the shards signal the keys
+ * of every frame they emit; {@link #isSingleKey} (the PREFIX filter's test, §8) reads the verb's shape from the
+ * command table ({@link KeyShape.Lookup}).
  */
 public final class FrameKeys {
     private FrameKeys() {
@@ -38,28 +39,24 @@ public final class FrameKeys {
     }
 
     /**
-     * True when {@code frame} has the single-key shape of feed contract §8 (its only key is argument 1), so a
-     * PREFIX filter may drop it; false for fail-open frames (DEL with 2+ keys, MSET, RENAME).
+     * True when {@code frame} has the single-key shape of feed contract §8 by the key shape {@code shapes} gives
+     * its verb ({@link KeyShape#singleKey}), so a PREFIX filter may drop it; false for fail-open frames (DEL with 2+
+     * keys, MSET, RENAME) and for a verb {@code shapes} does not know.
      */
-    public static boolean isSingleKey(byte[][] frame) {
-        return frame.length >= 2 && isSingleKey(frame[0], 0, frame[0].length, frame.length);
+    public static boolean isSingleKey(KeyShape.Lookup shapes, byte[][] frame) {
+        return frame.length >= 2 && isSingleKey(shapes, frame[0], 0, frame[0].length, frame.length);
     }
 
     /**
-     * {@link #isSingleKey(byte[][])} for a frame whose verb is {@code buf[verbFrom, verbFrom + verbLength)} and
-     * which has {@code argc} arguments (the verb included), so a reader of encoded frames applies the same rule.
+     * {@link #isSingleKey(KeyShape.Lookup, byte[][])} for a frame whose verb is {@code buf[verbFrom, verbFrom +
+     * verbLength)} and which has {@code argc} arguments (the verb included), so a reader of encoded frames applies
+     * the same rule.
      */
-    public static boolean isSingleKey(byte[] buf, int verbFrom, int verbLength, long argc) {
+    public static boolean isSingleKey(KeyShape.Lookup shapes, byte[] buf, int verbFrom, int verbLength, long argc) {
         if (argc < 2) {
             return false;
         }
-        if (is(buf, verbFrom, verbLength, Verbs.DEL)) {
-            return argc == 2;
-        }
-        return !is(buf, verbFrom, verbLength, Verbs.MSET) && !is(buf, verbFrom, verbLength, Verbs.RENAME);
-    }
-
-    private static boolean is(byte[] buf, int from, int length, byte[] word) {
-        return Arrays.equals(buf, from, from + length, word, 0, word.length);
+        KeyShape shape = shapes.of(buf, verbFrom, verbLength);
+        return shape != null && shape.singleKey(argc);
     }
 }

@@ -1,6 +1,7 @@
 package io.kevy.engine.command;
 
 import io.kevy.engine.text.Bytes;
+import io.kevy.resp.KeyShape;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -87,6 +88,24 @@ public final class CommandTable {
         }
     }
 
+    /**
+     * The key shape of the command named {@code buf[from, from + length)} (ASCII case-insensitive): a
+     * {@link KeyShape.Lookup} for the PREFIX filter (feed contract §8). Null for an unknown verb or movable keys.
+     */
+    public KeyShape keyShape(byte[] buf, int from, int length) {
+        CommandSpec[] idx = index;
+        int mask = idx.length - 1;
+        for (int i = hashLower(buf, from, length) & mask; ; i = (i + 1) & mask) {
+            CommandSpec s = idx[i];
+            if (s == null) {
+                return null;
+            }
+            if (equalsLower(buf, from, length, s.name())) {
+                return s.keyShape();
+            }
+        }
+    }
+
     /** The command named {@code name} (lower case), or null. */
     public CommandSpec lookup(String name) {
         return byName.get(name);
@@ -116,14 +135,35 @@ public final class CommandTable {
     }
 
     private static int hashLower(byte[] b) {
+        return hashLower(b, 0, b.length);
+    }
+
+    private static int hashLower(byte[] b, int from, int length) {
         int h = 0;
-        for (byte x : b) {
-            int c = x;
+        for (int i = from; i < from + length; i++) {
+            int c = b[i];
             if (c >= 'A' && c <= 'Z') {
                 c += 'a' - 'A';
             }
             h = 31 * h + c;
         }
         return h ^ (h >>> 16);
+    }
+
+    /** ASCII case-insensitive comparison of {@code b[from, from + length)} with the lower-case {@code lower}. */
+    private static boolean equalsLower(byte[] b, int from, int length, String lower) {
+        if (length != lower.length()) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            int c = b[from + i];
+            if (c >= 'A' && c <= 'Z') {
+                c += 'a' - 'A';
+            }
+            if (c != lower.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 }
