@@ -5,6 +5,7 @@ import io.kevy.engine.Engine;
 import io.kevy.engine.Keyspace;
 import io.kevy.engine.Shard;
 import io.kevy.engine.StreamResetListener;
+import io.kevy.engine.command.Dispatcher;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,8 +83,9 @@ public final class Persistence implements Durability, AutoCloseable {
     }
 
     /**
-     * Boots {@code cfg.dir()} into {@code engine} (loads data, decides generations, refills the feed backlogs
-     * of listeners already attached), then starts appending and the save/rewrite schedule.
+     * Boots {@code cfg.dir()} into {@code engine}, replaying through {@code dispatcher} (loads data, decides
+     * generations, refills the feed backlogs of listeners already attached), then starts appending and the
+     * save/rewrite schedule.
      *
      * <p>The directory is locked first ({@code kevy.lock}, held until {@link #shutdown} or {@link #close}), before
      * any other file in it is read or written.
@@ -91,12 +93,12 @@ public final class Persistence implements Durability, AutoCloseable {
      * @throws DataDirInUseException when another server or store holds the directory's lock
      * @throws IOException naming the file and the reason when the data directory cannot be used
      */
-    public static Persistence start(Engine engine, PersistenceConfig cfg) throws IOException {
+    public static Persistence start(Engine engine, Dispatcher dispatcher, PersistenceConfig cfg) throws IOException {
         Files.createDirectories(cfg.dir());
         DataDirLock lock = DataDirLock.acquire(cfg.dir());
         Persistence p;
         try {
-            p = boot(engine, cfg, lock);
+            p = boot(engine, dispatcher, cfg, lock);
         } catch (IOException | RuntimeException | Error e) {
             lock.close();
             throw e;
@@ -110,8 +112,9 @@ public final class Persistence implements Durability, AutoCloseable {
         return p;
     }
 
-    private static Persistence boot(Engine engine, PersistenceConfig cfg, DataDirLock lock) throws IOException {
-        BootLoader.ShardBoot[] boots = new BootLoader(engine, cfg).boot();
+    private static Persistence boot(Engine engine, Dispatcher dispatcher, PersistenceConfig cfg, DataDirLock lock)
+            throws IOException {
+        BootLoader.ShardBoot[] boots = new BootLoader(engine, dispatcher, cfg).boot();
         long keys = 0;
         for (BootLoader.ShardBoot b : boots) {
             keys += b.keys();
