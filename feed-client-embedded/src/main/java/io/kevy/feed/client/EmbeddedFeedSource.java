@@ -18,9 +18,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The embedded {@link FeedSource}: {@code Store.changesTail()} / {@code changesSince(...)} for the feed (one
  * shard, feed contract §9) and {@code Store.execute} for SCAN, TYPE and value reads. Non-blocking calls run on
  * the caller's thread and return completed stages; a read with {@code block} waits on a daemon thread of this
- * source. The only class of the feed client that needs kevy-server.
+ * source.
+ *
+ * <p>The one class of the feed client that needs kevy-server, hence its own module (feed-client-embedded), so the
+ * SDK names no engine type. It shares the SDK's package to extend its package-private {@code AbstractFeedSource}
+ * (a split package: fine on the class path, where every kevy jar lives; on the module path the two jars would
+ * have to be merged). Before issue 24 this was {@code EmbeddedFeedSource.of(store)}.
+ *
+ * <p>Thread-safe.
  */
-final class EmbeddedFeedSource extends AbstractFeedSource {
+public final class EmbeddedFeedSource extends AbstractFeedSource {
     private static final AtomicInteger THREADS = new AtomicInteger();
     private final Store store;
     private final ExecutorService blocking = Executors.newCachedThreadPool(r -> {
@@ -29,8 +36,20 @@ final class EmbeddedFeedSource extends AbstractFeedSource {
         return t;
     });
 
-    EmbeddedFeedSource(Store store) {
+    private EmbeddedFeedSource(Store store) {
         this.store = java.util.Objects.requireNonNull(store, "store");
+    }
+
+    /**
+     * A source over an embedded store (one shard, feed contract §9). The store must have been opened with the
+     * feed on ({@code Config.withFeed}); closing the source does not close the store.
+     *
+     * @param store the store; must not be null
+     * @return a new source; never null
+     * @throws NullPointerException when {@code store} is null
+     */
+    public static FeedSource of(Store store) {
+        return new EmbeddedFeedSource(store);
     }
 
     @Override

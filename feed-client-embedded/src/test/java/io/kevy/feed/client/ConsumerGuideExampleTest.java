@@ -25,7 +25,7 @@ class ConsumerGuideExampleTest {
     void aConsumerOfAnEmbeddedStoreSeesTheTestsWritesAfterAwaitCaughtUp() throws Exception {
         // docs:testing
         try (Store store = Store.open(Config.defaults().withFeed(0));
-             FeedSource source = FeedSource.embedded(store)) {
+             FeedSource source = EmbeddedFeedSource.of(store)) {
             Set<String> invalidated = ConcurrentHashMap.newKeySet();
             FeedConsumer<String, String> consumer = FeedConsumer.builder(StringCodec.UTF8)
                     .source(source)

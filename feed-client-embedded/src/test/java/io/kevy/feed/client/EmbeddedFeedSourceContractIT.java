@@ -10,7 +10,7 @@ class EmbeddedFeedSourceContractIT extends FeedSourceContractTest {
     @Override
     protected FeedSource open() {
         store = Store.open(Config.defaults().withFeed(0));
-        return FeedSource.embedded(store);
+        return EmbeddedFeedSource.of(store);
     }
 
     @Override

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** The consumer builder: each setting once and checked, defaults, required settings, round trip. */
 class FeedConsumerBuilderTest {
     private final Store store = Store.open(Config.defaults().withFeed(0));
-    private final FeedSource source = FeedSource.embedded(store);
+    private final FeedSource source = EmbeddedFeedSource.of(store);
 
     @AfterEach
     void close() {

@@ -20,7 +20,7 @@ class FeedConsumerEmbeddedMirrorIT {
         int writes = Integer.getInteger("kevy.writes", 100_000);
         System.out.printf("FeedConsumerEmbeddedMirrorIT: seed=%d writes=%d%n", seed, writes);
         try (Store store = Store.open(Config.defaults().withFeed(0));
-             FeedSource source = FeedSource.embedded(store);
+             FeedSource source = EmbeddedFeedSource.of(store);
              StoreMirror mirror = new StoreMirror()) {
             FeedConsumer<String, String> consumer = FeedConsumer.builder(StringCodec.UTF8)
                     .source(source).name("embedded-mirror").handler(mirror).batchSize(1024).build();

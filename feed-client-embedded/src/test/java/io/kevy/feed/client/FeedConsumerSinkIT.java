@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class FeedConsumerSinkIT {
     private final Store store = Store.open(Config.defaults().withFeed(0));
-    private final FeedSource source = FeedSource.embedded(store);
+    private final FeedSource source = EmbeddedFeedSource.of(store);
 
     @AfterEach
     void close() {
