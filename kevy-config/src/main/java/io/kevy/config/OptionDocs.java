@@ -1,46 +1,47 @@
-package io.kevy.feed.sidecar;
+package io.kevy.config;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * Documentation generated from the option tables, so that it cannot drift from the loader: the sample config of
- * a sink type ({@code kevy bridge --sample-config kafka}) and the Markdown key tables of {@code docs/bridges.md}
- * (a test compares the file with {@link #markdown}). Stateless.
+ * The one docs renderer of kevy's option tables, so that documentation cannot drift from the loader: the
+ * Markdown key table ({@link #markdown}; tests compare {@code docs/bridges.md} with it) and the commented sample
+ * TOML ({@link #sampleToml}; {@code kevy bridge --sample-config}). Each takes the table's environment naming
+ * ({@link ConfigReader#derivedEnv} for the sidecar, the option's own for the server). Stateless.
  */
-public final class ConfigDocs {
-    private ConfigDocs() {
+public final class OptionDocs {
+    private OptionDocs() {
     }
 
     /**
-     * A commented sample TOML for {@code provider}: every section and key with its description and default;
-     * optional keys are commented out at their default, required ones carry their example.
+     * A commented sample TOML: {@code header} (comment lines, each ending in a newline), then every section and
+     * key of {@code options} with its description and default; optional keys are commented out at their
+     * default, required ones carry their example.
      */
-    public static String sample(SinkProvider provider) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("# kevy bridge: sink ").append(provider.type())
-                .append(" (generated from the option tables: kevy bridge --sample-config ").append(provider.type())
-                .append(")\n# Every key may be overridden by its environment variable (KEVY_BRIDGE_<SECTION>_<KEY>).\n");
-        for (Map.Entry<String, List<SidecarOption<?>>> s : bySection(all(provider)).entrySet()) {
-            List<SidecarOption<?>> arrays = new ArrayList<>();
+    public static String sampleToml(String header, List<? extends Option<?>> options,
+            Function<Option<?>, String> envName) {
+        StringBuilder sb = new StringBuilder(header);
+        for (Map.Entry<String, List<Option<?>>> s : bySection(options).entrySet()) {
+            List<Option<?>> arrays = new ArrayList<>();
             sb.append("\n[").append(s.getKey()).append("]\n");
-            for (SidecarOption<?> o : s.getValue()) {
-                if (o.kind() == SidecarOption.Kind.TABLE_ARRAY || o.kind() == SidecarOption.Kind.STRING_TABLE) {
+            for (Option<?> o : s.getValue()) {
+                if (o.kind() == Option.Kind.TABLE_ARRAY || o.kind() == Option.Kind.STRING_TABLE) {
                     arrays.add(o);
                     continue;
                 }
-                entry(sb, o, "");
+                entry(sb, o, envName.apply(o));
             }
-            for (SidecarOption<?> a : arrays) {
-                if (a.kind() == SidecarOption.Kind.STRING_TABLE) {
-                    entry(sb, a, "");
+            for (Option<?> a : arrays) {
+                if (a.kind() == Option.Kind.STRING_TABLE) {
+                    entry(sb, a, envName.apply(a));
                     continue;
                 }
-                comment(sb, a.description(), "");
+                comment(sb, a.description());
                 sb.append("# [[").append(a.key()).append("]]\n");
-                for (SidecarOption<?> f : a.fields()) {
+                for (Option<?> f : a.fields()) {
                     sb.append("# ").append(f.name()).append(" = ")
                             .append(f.example() != null ? f.example() : literal(f)).append('\n');
                 }
@@ -49,11 +50,11 @@ public final class ConfigDocs {
         return sb.toString();
     }
 
-    private static void entry(StringBuilder sb, SidecarOption<?> o, String indent) {
-        comment(sb, o.description() + (o.env() != null ? " (env " + o.env() + ")" : ""), indent);
+    private static void entry(StringBuilder sb, Option<?> o, String env) {
+        comment(sb, o.description() + (env != null ? " (env " + env + ")" : ""));
         if (o.isRequired()) {
             sb.append(o.name()).append(" = ").append(o.example() != null ? o.example() : "\"\"").append('\n');
-        } else if (o.kind() == SidecarOption.Kind.STRING_TABLE) {
+        } else if (o.kind() == Option.Kind.STRING_TABLE) {
             sb.append("# [").append(o.key()).append("]\n");
             if (o.example() != null) {
                 sb.append("# ").append(o.example()).append('\n');
@@ -63,20 +64,20 @@ public final class ConfigDocs {
         }
     }
 
-    private static void comment(StringBuilder sb, String text, String indent) {
-        StringBuilder line = new StringBuilder(indent + "#");
+    private static void comment(StringBuilder sb, String text) {
+        StringBuilder line = new StringBuilder("#");
         for (String word : text.split(" ")) {
             if (line.length() + word.length() + 1 > 110) {
                 sb.append(line).append('\n');
-                line = new StringBuilder(indent + "#");
+                line = new StringBuilder("#");
             }
             line.append(' ').append(word);
         }
         sb.append(line).append('\n');
     }
 
-    /** The default as a TOML literal. */
-    static String literal(SidecarOption<?> o) {
+    /** The default as a TOML literal ({@code "x"}, {@code 5}, {@code ["a", "b"]}); the example when required. */
+    public static String literal(Option<?> o) {
         Object d = o.defaultValue();
         if (d == null) {
             return o.example() != null ? o.example() : "\"\"";
@@ -98,36 +99,29 @@ public final class ConfigDocs {
      * The Markdown table of {@code options}: key, type, default, environment variable, description. Arrays of
      * tables list their fields as {@code key[].field}.
      */
-    public static String markdown(List<SidecarOption<?>> options) {
+    public static String markdown(List<? extends Option<?>> options, Function<Option<?>, String> envName) {
         StringBuilder sb = new StringBuilder("| key | type | default | environment | description |\n"
                 + "|---|---|---|---|---|\n");
-        for (SidecarOption<?> o : options) {
-            row(sb, o, o.key());
-            for (SidecarOption<?> f : o.fields()) {
-                row(sb, f, o.key() + "[]." + f.name());
+        for (Option<?> o : options) {
+            row(sb, o, o.key(), envName.apply(o));
+            for (Option<?> f : o.fields()) {
+                row(sb, f, o.key() + "[]." + f.name(), null);
             }
         }
         return sb.toString();
     }
 
-    private static void row(StringBuilder sb, SidecarOption<?> o, String key) {
-        String def = o.isRequired() ? "required" : o.kind() == SidecarOption.Kind.TABLE_ARRAY
-                || o.kind() == SidecarOption.Kind.STRING_TABLE ? "none" : "`" + literal(o) + "`";
+    private static void row(StringBuilder sb, Option<?> o, String key, String env) {
+        String def = o.isRequired() ? "required" : o.kind() == Option.Kind.TABLE_ARRAY
+                || o.kind() == Option.Kind.STRING_TABLE ? "none" : "`" + literal(o) + "`";
         sb.append("| `").append(key).append("` | ").append(o.kind().word()).append(" | ").append(def).append(" | ")
-                .append(o.env() == null ? "" : "`" + o.env() + "`").append(" | ")
+                .append(env == null ? "" : "`" + env + "`").append(" | ")
                 .append(o.description().replace("|", "\\|")).append(" |\n");
     }
 
-    /** The runtime's options followed by the provider's. */
-    public static List<SidecarOption<?>> all(SinkProvider provider) {
-        List<SidecarOption<?>> all = new ArrayList<>(SidecarOptions.ALL);
-        all.addAll(provider.options());
-        return all;
-    }
-
-    private static Map<String, List<SidecarOption<?>>> bySection(List<SidecarOption<?>> options) {
-        Map<String, List<SidecarOption<?>>> m = new LinkedHashMap<>();
-        for (SidecarOption<?> o : options) {
+    private static Map<String, List<Option<?>>> bySection(List<? extends Option<?>> options) {
+        Map<String, List<Option<?>>> m = new LinkedHashMap<>();
+        for (Option<?> o : options) {
             m.computeIfAbsent(o.section(), k -> new ArrayList<>()).add(o);
         }
         return m;

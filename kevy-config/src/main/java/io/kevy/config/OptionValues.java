@@ -1,6 +1,5 @@
-package io.kevy.feed.sidecar;
+package io.kevy.config;
 
-import io.kevy.feed.client.KevyConfigException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,25 +7,25 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Resolved values of a set of {@link SidecarOption}s (a whole sidecar config, or one table of an array of
+ * Resolved values of a set of {@link Option}s (a whole server or sidecar config, or one table of an array of
  * tables), each with where it came from ({@code bridge.toml:12}, {@code environment variable KEVY_BRIDGE_...},
  * or {@code default}) so that a check made later can still name file and line. Immutable and thread-safe.
  */
 public final class OptionValues {
-    private final Map<SidecarOption<?>, Object> values;
-    private final Map<SidecarOption<?>, String> origins;
+    private final Map<Option<?>, Object> values;
+    private final Map<Option<?>, String> origins;
     private final String where;
 
-    OptionValues(Map<SidecarOption<?>, Object> values, Map<SidecarOption<?>, String> origins, String where) {
+    public OptionValues(Map<Option<?>, Object> values, Map<Option<?>, String> origins, String where) {
         this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
         this.origins = Collections.unmodifiableMap(new LinkedHashMap<>(origins));
         this.where = where;
     }
 
     /** Values of {@code options} at their defaults (for tests and tools). */
-    public static OptionValues defaults(List<SidecarOption<?>> options) {
-        Map<SidecarOption<?>, Object> v = new LinkedHashMap<>();
-        for (SidecarOption<?> o : options) {
+    public static OptionValues defaults(List<Option<?>> options) {
+        Map<Option<?>, Object> v = new LinkedHashMap<>();
+        for (Option<?> o : options) {
             if (o.defaultValue() != null) {
                 v.put(o, o.defaultValue());
             }
@@ -35,9 +34,9 @@ public final class OptionValues {
     }
 
     /** A copy with {@code option} set to {@code value} (origin "set in code"), for tests and tools. */
-    public <T> OptionValues with(SidecarOption<T> option, T value) {
-        Map<SidecarOption<?>, Object> v = new LinkedHashMap<>(values);
-        Map<SidecarOption<?>, String> o = new LinkedHashMap<>(origins);
+    public <T> OptionValues with(Option<T> option, T value) {
+        Map<Option<?>, Object> v = new LinkedHashMap<>(values);
+        Map<Option<?>, String> o = new LinkedHashMap<>(origins);
         v.put(option, Objects.requireNonNull(value, "value"));
         o.put(option, "set in code");
         return new OptionValues(v, o, where);
@@ -46,34 +45,34 @@ public final class OptionValues {
     /**
      * The value of {@code option} (its default when it was not given).
      *
-     * @throws KevyConfigException when the option is required and was not given
+     * @throws ConfigException when the option is required and was not given
      */
     @SuppressWarnings("unchecked")
-    public <T> T get(SidecarOption<T> option) {
+    public <T> T get(Option<T> option) {
         Object v = values.get(option);
         if (v == null) {
             if (option.defaultValue() != null) {
                 return option.defaultValue();
             }
-            throw new KevyConfigException(where + ": " + option.key() + " is required (" + option.description()
+            throw new ConfigException(where + ": " + option.key() + " is required (" + option.description()
                     + ")");
         }
         return (T) v;
     }
 
     /** True when the option was given (file, environment or code), not defaulted. */
-    public boolean isSet(SidecarOption<?> option) {
+    public boolean isSet(Option<?> option) {
         return origins.containsKey(option);
     }
 
     /** Where the option's value came from: {@code file:line}, an environment variable, or {@code default}. */
-    public String origin(SidecarOption<?> option) {
+    public String origin(Option<?> option) {
         return origins.getOrDefault(option, "default");
     }
 
     /** A config error about {@code option}, naming where its value came from. */
-    public KevyConfigException error(SidecarOption<?> option, String reason) {
-        return new KevyConfigException(origin(option) + ": " + option.key() + ": " + reason);
+    public ConfigException error(Option<?> option, String reason) {
+        return new ConfigException(origin(option) + ": " + option.key() + ": " + reason);
     }
 
     /** The source these values were read from (the file, or "defaults"). */
@@ -82,7 +81,7 @@ public final class OptionValues {
     }
 
     /** The options that have a value (given or defaulted), in table order. */
-    public Map<SidecarOption<?>, Object> asMap() {
+    public Map<Option<?>, Object> asMap() {
         return values;
     }
 }

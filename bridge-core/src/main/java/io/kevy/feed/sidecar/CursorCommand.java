@@ -1,5 +1,6 @@
 package io.kevy.feed.sidecar;
 
+import io.kevy.config.ConfigException;
 import io.kevy.feed.client.Cursor;
 import io.kevy.feed.client.CursorStore;
 import io.kevy.feed.client.FeedSource;
@@ -74,7 +75,7 @@ public final class CursorCommand implements Callable<Integer> {
                 Optional<CursorStore> own = cfg.provider().adminCursorStore(ctx);
                 store = own.isPresent() ? own.get() : Sidecar.configuredStore(cfg.values(), source, name);
                 return run(out);
-            } catch (KevyConfigException | IllegalArgumentException e) {
+            } catch (KevyConfigException | ConfigException | IllegalArgumentException e) {
                 err.println("kevy cursor: " + e.getMessage());
                 return 2;
             } catch (KevyException | UnsupportedOperationException e) {

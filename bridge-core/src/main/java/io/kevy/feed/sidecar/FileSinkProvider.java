@@ -1,5 +1,6 @@
 package io.kevy.feed.sidecar;
 
+import io.kevy.config.Option;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -11,12 +12,12 @@ public final class FileSinkProvider implements SinkProvider {
     /** The sink type. */
     public static final String TYPE = "file";
 
-    public static final SidecarOption<String> PATH = SidecarOption.nonBlank("sink.file", "path", null,
+    public static final Option<String> PATH = Option.nonBlank("sink.file", "path", null,
             "The JSON-lines file (created with its directories; appended to). One change envelope per line "
                     + "(docs/schema/change-envelope.schema.json): multi-key frames become one line per key, rebuilds "
                     + "write io.kevy.resync.begin, the snapshot lines and io.kevy.resync.end.")
             .required().example("\"changes.jsonl\"");
-    public static final SidecarOption<Boolean> FSYNC = SidecarOption.bool("sink.file", "fsync", true,
+    public static final Option<Boolean> FSYNC = Option.bool("sink.file", "fsync", true,
             "fsync the file after each batch, before the batch counts as delivered (the cursor moves only then).");
 
     @Override
@@ -25,7 +26,7 @@ public final class FileSinkProvider implements SinkProvider {
     }
 
     @Override
-    public List<SidecarOption<?>> options() {
+    public List<Option<?>> options() {
         return List.of(PATH, FSYNC);
     }
 

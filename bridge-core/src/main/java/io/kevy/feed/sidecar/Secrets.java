@@ -1,5 +1,7 @@
 package io.kevy.feed.sidecar;
 
+import io.kevy.config.OptionValues;
+import io.kevy.config.Option;
 import java.util.regex.Pattern;
 
 /** Keeps secrets out of logs and printed settings. Stateless. */
@@ -31,7 +33,7 @@ public final class Secrets {
     }
 
     /** How an option's value may be printed: masked when secret, URIs without passwords. */
-    public static String printable(SidecarOption<?> option, Object value) {
+    public static String printable(Option<?> option, Object value) {
         if (option.isSecret()) {
             return value == null || String.valueOf(value).isEmpty() ? "" : MASK;
         }

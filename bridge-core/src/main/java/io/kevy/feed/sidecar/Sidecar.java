@@ -1,9 +1,11 @@
 package io.kevy.feed.sidecar;
 
+import io.kevy.config.ConfigException;
+import io.kevy.config.OptionValues;
+import io.kevy.config.Option;
 import io.kevy.feed.client.CursorStore;
 import io.kevy.feed.client.FeedConsumer;
 import io.kevy.feed.client.FeedSource;
-import io.kevy.feed.client.KevyConfigException;
 import io.kevy.feed.client.StartFrom;
 import io.kevy.feed.client.envelope.ChangeEnvelopes;
 import io.lettuce.core.RedisURI;
@@ -117,14 +119,15 @@ public final class Sidecar implements AutoCloseable {
      * Builds and starts a sidecar: opens the sink, starts the HTTP endpoints and the consumer (which connects in
      * the background: a server that is down is retried, {@code /readyz} says so meanwhile).
      *
-     * @throws KevyConfigException when the settings cannot work (an HTTP port in use, a sink that refuses them)
+     * @throws ConfigException when the settings cannot work (an HTTP port in use, a sink that refuses them; a
+     *         sink may also throw the SDK's {@code KevyConfigException})
      */
     public static Sidecar start(SidecarConfig config) {
         Sidecar s;
         try {
             s = new Sidecar(config);
         } catch (IOException e) {
-            throw new KevyConfigException(config.file() + ": cannot serve HTTP on "
+            throw new ConfigException(config.file() + ": cannot serve HTTP on "
                     + config.get(SidecarOptions.HTTP_BIND) + ":" + config.get(SidecarOptions.HTTP_PORT) + ": " + e, e);
         }
         LOG.info("kevy bridge '{}': sink {} ({}), source {}, cursors in {}, HTTP {}", s.consumer.name(),
@@ -142,7 +145,7 @@ public final class Sidecar implements AutoCloseable {
     public static List<String> describe(SidecarConfig config, boolean all) {
         List<String> out = new ArrayList<>();
         OptionValues v = config.values();
-        for (SidecarOption<?> o : config.options()) {
+        for (Option<?> o : config.options()) {
             if (!all && !v.isSet(o)) {
                 continue;
             }

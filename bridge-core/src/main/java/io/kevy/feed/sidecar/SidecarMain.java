@@ -1,5 +1,6 @@
 package io.kevy.feed.sidecar;
 
+import io.kevy.config.ConfigException;
 import io.kevy.feed.client.KevyConfigException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -101,7 +102,7 @@ public final class SidecarMain implements Callable<Integer> {
         SidecarConfig cfg;
         try {
             cfg = SidecarConfig.load(config, System.getenv());
-        } catch (KevyConfigException e) {
+        } catch (KevyConfigException | ConfigException e) {
             err.println("kevy bridge: " + e.getMessage());
             return 2;
         }
@@ -118,7 +119,7 @@ public final class SidecarMain implements Callable<Integer> {
         Sidecar sidecar;
         try {
             sidecar = Sidecar.start(cfg);
-        } catch (KevyConfigException e) {
+        } catch (KevyConfigException | ConfigException e) {
             err.println("kevy bridge: " + e.getMessage());
             err.flush();
             return 2;

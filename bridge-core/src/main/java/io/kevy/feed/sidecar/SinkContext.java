@@ -1,5 +1,6 @@
 package io.kevy.feed.sidecar;
 
+import io.kevy.config.OptionValues;
 import io.kevy.feed.client.FeedSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;

@@ -1,5 +1,7 @@
 package io.kevy.feed.sidecar;
 
+import io.kevy.config.OptionValues;
+import io.kevy.config.Option;
 import io.kevy.feed.client.CursorStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,17 +22,17 @@ public interface SinkProvider {
     String type();
 
     /**
-     * The options of the {@code [sink.<type>]} section; each option's {@link SidecarOption#section()} is
+     * The options of the {@code [sink.<type>]} section; each option's {@link Option#section()} is
      * {@code "sink." + type()} (or below it, for the fields of an array of tables).
      */
-    List<SidecarOption<?>> options();
+    List<Option<?>> options();
 
     /**
      * Checks combinations of the section's values after each was validated alone; throw
      * {@link OptionValues#error} to name the option, its file and line. The default checks nothing.
      *
      * @param values the whole config (the runtime's sections and this sink's)
-     * @throws io.kevy.feed.client.KevyConfigException when the combination does not work
+     * @throws io.kevy.config.ConfigException when the combination does not work
      */
     default void validate(OptionValues values) {
     }
@@ -39,7 +41,7 @@ public interface SinkProvider {
      * Opens the sink (connections may open lazily). Called once per run, before the consumer starts; the
      * consumer closes the returned sink when it stops.
      *
-     * @throws io.kevy.feed.client.KevyConfigException when the settings cannot work (e.g. an unknown producer
+     * @throws io.kevy.config.ConfigException (or the SDK's {@code KevyConfigException}) when the settings cannot work (e.g. an unknown producer
      *         property)
      */
     SidecarSink open(SinkContext context);

@@ -1,9 +1,11 @@
 package io.kevy.feed.sidecar;
 
+import io.kevy.config.OptionValues;
+import io.kevy.config.Option;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kevy.feed.client.KevyConfigException;
+import io.kevy.config.ConfigException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,15 +18,15 @@ import org.junit.jupiter.api.io.TempDir;
 class SidecarConfigTest {
     /** A sink type with every kind of option, for the loader. */
     static final class TestProvider implements SinkProvider {
-        static final SidecarOption<String> URL = SidecarOption.nonBlank("sink.test", "url", null, "where").required()
+        static final Option<String> URL = Option.nonBlank("sink.test", "url", null, "where").required()
                 .example("\"http://x\"");
-        static final SidecarOption<String> TOKEN = SidecarOption.string("sink.test", "token", "", "a token").secret();
-        static final SidecarOption<Map<String, String>> PROPS = SidecarOption.stringTable("sink.test", "props",
+        static final Option<String> TOKEN = Option.string("sink.test", "token", "", "a token").secret();
+        static final Option<Map<String, String>> PROPS = Option.stringTable("sink.test", "props",
                 "free-form", k -> k);
-        static final SidecarOption<String> PREFIX = SidecarOption.string("sink.test.routes", "prefix", null, "p")
+        static final Option<String> PREFIX = Option.string("sink.test.routes", "prefix", null, "p")
                 .required();
-        static final SidecarOption<String> TOPIC = SidecarOption.string("sink.test.routes", "topic", "t", "t");
-        static final SidecarOption<List<OptionValues>> ROUTES = SidecarOption.tables("sink.test", "routes", "routes",
+        static final Option<String> TOPIC = Option.string("sink.test.routes", "topic", "t", "t");
+        static final Option<List<OptionValues>> ROUTES = Option.tables("sink.test", "routes", "routes",
                 List.of(PREFIX, TOPIC));
 
         @Override
@@ -33,7 +35,7 @@ class SidecarConfigTest {
         }
 
         @Override
-        public List<SidecarOption<?>> options() {
+        public List<Option<?>> options() {
             return List.of(URL, TOKEN, PROPS, ROUTES);
         }
 
@@ -57,7 +59,7 @@ class SidecarConfigTest {
     }
 
     private void fails(String toml, String... parts) {
-        assertThatThrownBy(() -> load(toml, Map.of())).isInstanceOf(KevyConfigException.class)
+        assertThatThrownBy(() -> load(toml, Map.of())).isInstanceOf(ConfigException.class)
                 .satisfies(e -> assertThat(e.getMessage()).contains(parts));
     }
 
