@@ -41,8 +41,8 @@ public interface SinkProvider {
      * Opens the sink (connections may open lazily). Called once per run, before the consumer starts; the
      * consumer closes the returned sink when it stops.
      *
-     * @throws io.kevy.config.ConfigException (or the SDK's {@code KevyConfigException}) when the settings cannot work (e.g. an unknown producer
-     *         property)
+     * @throws io.kevy.config.ConfigException (or the SDK's {@code KevyConfigException}) when the settings cannot
+     *         work (e.g. an unknown producer property)
      */
     SidecarSink open(SinkContext context);
 
