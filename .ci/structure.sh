@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Structure checks over compiled classes, with jdeps (ships with the JDK). Issue 24: "jdeps run from a script in
-# the repo shows no package cycle in kevy-server ...". Each check is a function named check_*; run_check runs one,
+# the repo shows no package cycle in kevy-server and that feed-client's jar depends on no picocli, tomlj,
+# Jackson, Prometheus or kevy-server class". Each check is a function named check_*; run_check runs one,
 # prints "ok: <name>" or "FAIL: <name>" and what is wrong, and the script exits 1 when any check failed. To add a
 # check, write a check_* function and one run_check line at the bottom.
 #
@@ -83,6 +84,32 @@ check_kevy_server_package_cycles() {
   return 1
 }
 
+# feed-client: the SDK's jar refers to no picocli, tomlj, Jackson, Prometheus or kevy-server package (issue 24,
+# point 1: applications compile against the SDK alone). Every package jdeps lists must be feed-client's own or
+# outside the forbidden set; kevy-server's packages are read from its sources, so a new one is covered unedited.
+check_feed_client_deps() {
+  local jar deps server bad="" p
+  jar=$(ls feed-client/target/feed-client-*.jar 2>/dev/null | grep -v -- '-tests\.jar$' | head -n 1 || true)
+  if [[ -z "$jar" ]]; then
+    ./mvnw -B -o -q -pl feed-client -am package -DskipTests -DskipITs
+    jar=$(ls feed-client/target/feed-client-*.jar | grep -v -- '-tests\.jar$' | head -n 1)
+  fi
+  deps=$("$JDEPS" -verbose:package --multi-release 17 "$jar" | awk '/^[[:space:]]/ && $2 == "->" { print $3 }' | sort -u)
+  [[ -n "$deps" ]] || { echo "  jdeps listed no dependency of $jar"; return 1; }
+  server=$(find kevy-server/src/main/java -name '*.java' -printf '%h\n' | sed 's|^kevy-server/src/main/java/||; s|/|.|g' | sort -u)
+  local forbidden='^(picocli|org\.tomlj|com\.fasterxml\.jackson|io\.prometheus|io\.micrometer\.prometheus[a-z]*)(\.|$)'
+  while IFS= read -r p; do
+    [[ -z "$p" ]] && continue
+    if [[ "$p" =~ $forbidden ]] || grep -qxF "$p" <<<"$server"; then bad+="  $p"$'\n'; fi
+  done <<<"$deps"
+  echo "  feed-client: $jar refers to $(grep -vc '^io\.kevy\.feed\.client' <<<"$deps") packages outside itself"
+  if [[ -n "$bad" ]]; then
+    echo "  the SDK depends on sidecar or kevy-server packages:"
+    printf '%s' "$bad"
+    return 1
+  fi
+}
+
 run_check() {
   local name=$1
   if "check_$name"; then
@@ -94,5 +121,6 @@ run_check() {
 }
 
 run_check kevy_server_package_cycles
+run_check feed_client_deps
 
 exit $failed

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * The SDK does not need kevy-server (a test-scope dependency only; the embedded source is feed-client-embedded
  * since issue 24): every class of the feed client loads and links without it, and a remote source can be made
  * and closed. Checked in a class loader whose class path is this test's minus kevy-server.
- * {@code bin/check-structure} checks the same on the jar with jdeps.
+ * {@code .ci/structure.sh} checks the same on the jar with jdeps.
  */
 class OptionalServerDependencyTest {
     private static List<URL> classPathWithoutServer() throws Exception {
