@@ -58,7 +58,8 @@ public final class KevySourceConnectorConfig extends AbstractConfig {
 
     public static final ConfigDef CONFIG_DEF = new ConfigDef()
             .define(URI, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new UriValidator(), Importance.HIGH,
-                    "The kevy server to read the feed from: redis://host:port (or rediss:// for TLS).", G_SOURCE, 1,
+                    "The kevy server to read the feed from: redis://host:port (or rediss:// for TLS). Put the "
+                            + "password in kevy.password, not in the URI.", G_SOURCE, 1,
                     ConfigDef.Width.LONG, "URI")
             .define(USERNAME, Type.STRING, "", Importance.MEDIUM, "ACL user name (AUTH user password); empty: the "
                     + "default user.", G_SOURCE, 2, ConfigDef.Width.MEDIUM, "User")
@@ -197,7 +198,8 @@ public final class KevySourceConnectorConfig extends AbstractConfig {
             try {
                 RedisURI.create(s);
             } catch (RuntimeException e) {
-                throw new ConfigException(name, mask(s), "not a redis:// URI: " + e.getMessage());
+                // not the parser's message: it may quote the URI with its password
+                throw new ConfigException(name, mask(s), "not a valid redis:// URI (host, port, database)");
             }
         }
 
