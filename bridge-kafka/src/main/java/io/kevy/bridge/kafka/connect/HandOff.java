@@ -150,6 +150,11 @@ final class HandOff implements Sink<byte[], byte[]> {
         }
     }
 
+    /** Nothing to release: the queue goes with the task (batches not confirmed are read again by the next). */
+    @Override
+    public void close() {
+    }
+
     /** Batches waiting for poll(). */
     int queued() {
         return queue.size();
