@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kevy.bridge.kafka.support.ConnectWorkers;
 import io.kevy.bridge.kafka.support.KafkaBroker;
+import io.kevy.feed.client.Cursor;
+import io.kevy.feed.client.FeedSource;
 import io.kevy.server.config.ServerOptions;
 import io.kevy.testing.TestServer;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -14,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -23,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * then a rebuild at start (snapshot records, op r) and a forced FEEDRESYNC: the connector is paused while the
  * writes overflow a 16 KiB backlog and some keys are deleted; after the resume the task rebuilds: snapshot
  * records of every live key, tombstones for the keys it had written that are gone, and the topic's last record
- * per key equals the server's state. The values go through JsonConverter with schemas.enable=true.
+ * per key equals the server's state, and Connect's stored offset of each shard is the cursor reading continued
+ * from. The values go through JsonConverter with schemas.enable=true.
  */
 class KevyConnectResyncIT {
     @Test
@@ -111,9 +115,35 @@ class KevyConnectResyncIT {
                 }
             }
             assertThat(byKey.keySet()).containsAll(live);
+            // the offset committed after the rebuild is the cursor reading continued from: with no writes since,
+            // each shard's tail, without the snapshot mark
+            try (FeedSource source = FeedSource.connect(server.uri())) {
+                for (int shard = 0; shard < 2; shard++) {
+                    Cursor tail = source.tail(shard).toCompletableFuture().get(10, TimeUnit.SECONDS);
+                    int s = shard;
+                    Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                            .untilAsserted(() -> {
+                                JsonNode o = offset(workers, tag, s);
+                                assertThat(o.path("generation").asLong()).isEqualTo(tail.generation());
+                                assertThat(o.path("offset").asLong()).isEqualTo(tail.offset());
+                                assertThat(o.path("shards").asInt()).isEqualTo(2);
+                                assertThat(o.has("snapshot")).isFalse();
+                            });
+                }
+            }
             System.out.printf("KevyConnectResyncIT: %d live keys, %d deleted (%d swept), %d records after the resync, "
                     + "%.1f s%n", live.size(), deleted.size(), vanished, after.size(), (System.nanoTime() - t0) / 1e9);
         }
+    }
+
+    /** Connect's stored offset of {@code shard} (GET /connectors/name/offsets), or a missing node. */
+    private static JsonNode offset(ConnectWorkers workers, String name, int shard) {
+        for (JsonNode o : workers.rest("GET", "/connectors/" + name + "/offsets", null).body().path("offsets")) {
+            if (o.path("partition").path("shard").asInt(-1) == shard) {
+                return o.path("offset");
+            }
+        }
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
     }
 
     /** Bad values are errors on their fields, through the worker's REST API; a connector with one is refused. */
