@@ -22,14 +22,15 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  * a multi-key DEL, both keys of a RENAME), in frame order; record key = the kevy key's bytes, value = the
  * envelope's JSON, headers {@value #SHARD}, {@value #GENERATION}, {@value #OFFSET}, {@value #OP} (and
  * {@value #ID}, the envelope id). Changes without a key (FLUSHALL, keyless scripts) and resync markers go to every
- * partition of every topic the bridge writes. Thread-safe.
+ * partition of every topic the bridge writes. Thread-safe. The header names are public: the Kafka Connect source
+ * connector writes the same ones.
  */
-final class RecordMapper {
-    static final String SHARD = "kevy-shard";
-    static final String GENERATION = "kevy-generation";
-    static final String OFFSET = "kevy-offset";
-    static final String OP = "kevy-op";
-    static final String ID = "kevy-id";
+public final class RecordMapper {
+    public static final String SHARD = "kevy-shard";
+    public static final String GENERATION = "kevy-generation";
+    public static final String OFFSET = "kevy-offset";
+    public static final String OP = "kevy-op";
+    public static final String ID = "kevy-id";
 
     private final Routing routing;
     private final ChangeEnvelopes envelopes;

@@ -8,11 +8,12 @@ import java.util.Set;
 
 /**
  * Which topic a key goes to: the route with the longest matching prefix, else the default topic, or nothing
- * when unmatched keys are dropped. Prefixes compare as UTF-8 bytes with the key's bytes. Immutable.
+ * when unmatched keys are dropped. Prefixes compare as UTF-8 bytes with the key's bytes. Immutable. Shared by the
+ * sidecar's {@code [sink.kafka]} and the Kafka Connect source connector.
  */
-final class Routing {
-    /** One route. */
-    record Route(String prefix, String topic) {
+public final class Routing {
+    /** One route: keys starting with {@code prefix} go to {@code topic}. */
+    public record Route(String prefix, String topic) {
         byte[] bytes() {
             return prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         }
@@ -23,7 +24,8 @@ final class Routing {
     private final String defaultTopic;
     private final boolean dropUnmatched;
 
-    Routing(List<Route> routes, String defaultTopic, boolean dropUnmatched) {
+    /** Routes by longest prefix; unmatched keys to {@code defaultTopic}, or nowhere when {@code dropUnmatched}. */
+    public Routing(List<Route> routes, String defaultTopic, boolean dropUnmatched) {
         List<Route> sorted = new ArrayList<>(routes);
         sorted.sort(Comparator.comparingInt((Route r) -> r.bytes().length).reversed());
         this.routes = List.copyOf(sorted);
@@ -33,7 +35,7 @@ final class Routing {
     }
 
     /** The topic of {@code key}, or null when it is dropped. */
-    String topic(byte[] key) {
+    public String topic(byte[] key) {
         for (int i = 0; i < routes.size(); i++) {
             if (startsWith(key, prefixes.get(i))) {
                 return routes.get(i).topic();
@@ -46,7 +48,7 @@ final class Routing {
      * Every topic the bridge writes: the routes' and, unless unmatched keys are dropped (or there are no
      * routes), the default topic. Resync markers and keyless changes go to all of them.
      */
-    Set<String> topics() {
+    public Set<String> topics() {
         Set<String> out = new LinkedHashSet<>();
         routes.forEach(r -> out.add(r.topic()));
         if (!dropUnmatched || routes.isEmpty()) {

@@ -38,10 +38,17 @@ public record ConsumerSettings<K, V>(
         Duration deliveryTimeout,
         Clock clock,
         MeterRegistry meterRegistry,
-        ConsumerListener listener) {
+        ConsumerListener listener,
+        java.util.Set<Integer> assignment) {
 
     public ConsumerSettings {
         prefixes = List.copyOf(prefixes);
+        assignment = java.util.Set.copyOf(assignment);
+    }
+
+    /** Whether the consumer reads {@code shard}: every shard without an assignment, else the assigned ones. */
+    public boolean assigned(int shard) {
+        return assignment.isEmpty() || assignment.contains(shard);
     }
 
     /** The prefixes as byte arrays (copies). */

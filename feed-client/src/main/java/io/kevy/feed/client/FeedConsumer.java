@@ -202,6 +202,12 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
     private void setup() {
         try {
             int shards = retrying("FEED.SHARDS", () -> settings.source().shards().toCompletableFuture());
+            for (int a : settings.assignment()) {
+                if (a >= shards) {
+                    throw new KevyConfigException("consumer " + name() + " is assigned shard " + a + " but the server "
+                            + "has " + shards + " shard(s)");
+                }
+            }
             Optional<StoredCursors> stored = retrying("loading the cursors",
                     () -> CompletableFuture.supplyAsync(() -> settings.cursorStore().load(name())));
             rt.committer.init(shards);
@@ -215,6 +221,12 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
             }
             for (int i = 0; i < shards; i++) {
                 final int shard = i;
+                if (!settings.assigned(i)) {
+                    if (stored.isPresent() && !countChanged) {
+                        rt.committer.set(stored.get().cursor(i));
+                    }
+                    continue;
+                }
                 Cursor start = null;
                 RebuildReason reason = null;
                 Cursor carried = null;
@@ -349,7 +361,7 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
         int shards = ask(settings.source().shards());
         Cursor[] targets = new Cursor[shards];
         for (int i = 0; i < shards; i++) {
-            targets[i] = ask(settings.source().tail(i));
+            targets[i] = settings.assigned(i) ? ask(settings.source().tail(i)) : null;
         }
         while (true) {
             if (rt.failure() != null) {
@@ -360,6 +372,9 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
             }
             boolean all = true;
             for (int i = 0; i < shards && all; i++) {
+                if (!settings.assigned(i)) {
+                    continue;
+                }
                 Cursor c = rt.committer.get(i);
                 if (c != null && c.generation() != targets[i].generation()) {
                     Cursor now = ask(settings.source().tail(i));
@@ -494,6 +509,7 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
         private Clock clock;
         private MeterRegistry meterRegistry;
         private ConsumerListener listener;
+        private java.util.Set<Integer> assignment;
 
         private Builder(RedisCodec<K, V> codec) {
             this.codec = Objects.requireNonNull(codec, "codec");
@@ -525,6 +541,7 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
             this.clock = s.clock();
             this.meterRegistry = s.meterRegistry();
             this.listener = s.listener();
+            this.assignment = s.assignment().isEmpty() ? null : s.assignment();
         }
 
         private static void unset(Object current, String what) {
@@ -763,6 +780,29 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
         }
 
         /**
+         * Reads only these shards (default: every shard), as a Kafka consumer's {@code assign}: several consumers
+         * of one name can split the shards (the Kafka Connect source tasks do). The stored record's other shards
+         * keep the cursors loaded at start, so the cursor store must merge by shard when assigned consumers share
+         * it; a record is saved only when one was loaded. An assigned shard the server does not have fails the
+         * start ({@link KevyConfigException}).
+         *
+         * @throws IllegalArgumentException when empty or a shard is negative
+         */
+        public Builder<K, V> assign(java.util.Collection<Integer> shards) {
+            unset(this.assignment, "assign");
+            if (shards.isEmpty()) {
+                throw new IllegalArgumentException("assign needs at least one shard");
+            }
+            for (int s : shards) {
+                if (s < 0) {
+                    throw new IllegalArgumentException("shard must be >= 0, got " + s);
+                }
+            }
+            this.assignment = java.util.Set.copyOf(shards);
+            return this;
+        }
+
+        /**
          * The consumer (not started).
          *
          * @throws IllegalStateException when source, name, or exactly one of sink and handler is missing
@@ -795,7 +835,8 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
                     maxFutileRebuilds == null ? DEFAULT_MAX_FUTILE_REBUILDS : maxFutileRebuilds,
                     rebuildGather == null ? DEFAULT_REBUILD_GATHER : rebuildGather,
                     deliveryTimeout == null ? DEFAULT_DELIVERY_TIMEOUT : deliveryTimeout,
-                    clock == null ? Clock.systemUTC() : clock, meterRegistry, listener));
+                    clock == null ? Clock.systemUTC() : clock, meterRegistry, listener,
+                    assignment == null ? java.util.Set.of() : assignment));
         }
     }
 }
