@@ -58,6 +58,7 @@ public final class Engine implements AutoCloseable {
     private volatile int hz;
     private volatile boolean activeExpire = true;
     private final Feed feed;
+    private final io.kevy.pubsub.PubSub pubsub = new io.kevy.pubsub.PubSub();
     private volatile ScheduledExecutorService cron;
     private volatile ScheduledThreadPoolExecutor timer;
     private volatile boolean closed;
@@ -110,6 +111,11 @@ public final class Engine implements AutoCloseable {
     /** The shard owning {@code key}. */
     public Shard shardFor(byte[] key) {
         return shards[Slots.shard(key, shards.length)];
+    }
+
+    /** Pub/Sub: channels, patterns, shard channels and their subscribers. */
+    public io.kevy.pubsub.PubSub pubsub() {
+        return pubsub;
     }
 
     /** The change feed (on or off per {@link EngineConfig#feed()}). */

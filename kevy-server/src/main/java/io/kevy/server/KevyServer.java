@@ -81,6 +81,7 @@ public final class KevyServer implements AutoCloseable, Host {
         this.outputBufferHardLimit = config.get(ServerOptions.CLIENT_OUTPUT_BUFFER_LIMIT);
         this.outputBufferLimits = RedisConfigCatalog.mergeOutputBufferLimits(
                 RedisConfigCatalog.DEFAULT_OUTPUT_BUFFER_LIMITS, "normal " + outputBufferHardLimit + " 0 0");
+        engine.pubsub().outputLimit(io.kevy.pubsub.OutputLimit.fromConfig(outputBufferLimits));
         protocolLimits.maxBulkLen(config.get(ServerOptions.PROTO_MAX_BULK_LEN));
         protocolLimits.maxMultibulkLen(config.get(ServerOptions.PROTO_MAX_MULTIBULK_LEN));
         registerConfig(engine.runtimeConfig());
@@ -193,6 +194,7 @@ public final class KevyServer implements AutoCloseable, Host {
                 v -> RedisConfigCatalog.mergeOutputBufferLimits(outputBufferLimits, v), v -> {
                     outputBufferLimits = v;
                     outputBufferHardLimit = RedisConfigCatalog.normalHardLimit(v);
+                    engine.pubsub().outputLimit(io.kevy.pubsub.OutputLimit.fromConfig(v));
                 });
     }
 

@@ -27,6 +27,7 @@ public interface CommandFamily {
                 BlockingZSetCommands::register,
                 SortCommands::register,
                 TransactionCommands::register,
+                io.kevy.pubsub.PubSubCommands::register,
                 FeedCommands::register);
     }
 }

@@ -59,7 +59,9 @@ final class ConnectionCommands {
         if (c.argc() > 2) {
             throw Call.fail(Errors.wrongArity("ping"));
         }
-        if (c.argc() == 2) {
+        if (c.session().subscribed()) {
+            io.kevy.pubsub.PubSubCommands.pong(c);
+        } else if (c.argc() == 2) {
             c.reply().bulk(c.arg(1));
         } else {
             c.reply().simple("PONG");
@@ -74,6 +76,7 @@ final class ConnectionCommands {
     private static void reset(Call c) {
         Session s = c.session();
         TransactionCommands.discardTransaction(c.engine(), s);
+        io.kevy.pubsub.PubSubCommands.unsubscribeAll(s);
         s.name("");
         s.authenticated(c.engine().requirePass() == null);
         c.reply().simple("RESET");

@@ -103,6 +103,11 @@ public final class Dispatcher {
                 return Outcome.DONE;
             }
         }
+        if (session.subscribed() && !io.kevy.pubsub.PubSubCommands.allowedWhileSubscribed(spec)) {
+            engine.commandStats().rejected(spec); // RESP2 subscribed mode (Redis 7.0's processCommand)
+            reject(session, out, io.kevy.pubsub.PubSubCommands.notAllowed(spec));
+            return Outcome.DONE;
+        }
         if (session.inMulti() && !NOT_QUEUED.contains(spec.name())) {
             if (spec.has(CommandFlag.NO_MULTI)) {
                 engine.commandStats().rejected(spec);
