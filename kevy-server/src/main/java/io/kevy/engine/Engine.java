@@ -59,6 +59,7 @@ public final class Engine implements AutoCloseable {
     private volatile boolean activeExpire = true;
     private final Feed feed;
     private final io.kevy.pubsub.PubSub pubsub = new io.kevy.pubsub.PubSub();
+    private final io.kevy.pubsub.KeyspaceNotifier keyspaceNotifier;
     private volatile ScheduledExecutorService cron;
     private volatile ScheduledThreadPoolExecutor timer;
     private volatile boolean closed;
@@ -85,6 +86,7 @@ public final class Engine implements AutoCloseable {
         // Redis clamps hz into [1, 500] instead of refusing.
         runtimeConfig.integer("hz", 0, Integer.MAX_VALUE, () -> hz, v -> hz((int) Math.max(1, Math.min(500, v))));
         encodings.register(runtimeConfig);
+        this.keyspaceNotifier = io.kevy.pubsub.KeyspaceNotifier.register(this);
     }
 
     public EngineConfig config() {
@@ -116,6 +118,11 @@ public final class Engine implements AutoCloseable {
     /** Pub/Sub: channels, patterns, shard channels and their subscribers. */
     public io.kevy.pubsub.PubSub pubsub() {
         return pubsub;
+    }
+
+    /** Keyspace notifications ({@code notify-keyspace-events}). */
+    public io.kevy.pubsub.KeyspaceNotifier keyspaceNotifier() {
+        return keyspaceNotifier;
     }
 
     /** The change feed (on or off per {@link EngineConfig#feed()}). */
