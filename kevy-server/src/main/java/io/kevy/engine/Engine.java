@@ -87,6 +87,7 @@ public final class Engine implements AutoCloseable {
         runtimeConfig.integer("hz", 0, Integer.MAX_VALUE, () -> hz, v -> hz((int) Math.max(1, Math.min(500, v))));
         encodings.register(runtimeConfig);
         this.keyspaceNotifier = io.kevy.pubsub.KeyspaceNotifier.register(this);
+        pubsub.registerConfig(runtimeConfig);
     }
 
     public EngineConfig config() {

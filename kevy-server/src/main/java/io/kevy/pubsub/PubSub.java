@@ -23,6 +23,20 @@ public final class PubSub {
     private final ChannelRegistry patterns = new ChannelRegistry();
     private final ChannelRegistry shardChannels = new ChannelRegistry();
     private volatile OutputLimit outputLimit = OutputLimit.DEFAULT;
+    private volatile String outputLimits = io.kevy.engine.RedisConfigCatalog.DEFAULT_OUTPUT_BUFFER_LIMITS;
+
+    /**
+     * Registers {@code client-output-buffer-limit} in {@code rc} so that CONFIG SET of its pubsub class applies
+     * to this registry's subscribers (the embedded store's listeners); the network server registers its own over
+     * it, which also sets {@link #outputLimit(OutputLimit)}.
+     */
+    public void registerConfig(io.kevy.engine.RuntimeConfig rc) {
+        rc.parsed("client-output-buffer-limit", () -> outputLimits,
+                v -> io.kevy.engine.RedisConfigCatalog.mergeOutputBufferLimits(outputLimits, v), v -> {
+                    outputLimits = v;
+                    outputLimit(OutputLimit.fromConfig(v));
+                });
+    }
 
     /** A new, empty set of subscriptions delivering to {@code subscriber}. */
     public Subscriptions open(Subscriber subscriber) {
