@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
  * published under the shard lock, which {@link PubSub#publish} allows: it only queues them for the subscribers'
  * own threads.
  *
- * <p>Thread-safe: {@link #configure} runs under CONFIG SET's lock; the listener runs under each shard's lock.
+ * <p>Thread-safe: {@link #configure} is synchronized; the listener runs under each shard's lock.
  */
 public final class KeyspaceNotifier implements EffectListener {
     private static final byte[] KEYSPACE_PREFIX = "__keyspace@0__:".getBytes(StandardCharsets.US_ASCII);
@@ -58,19 +58,17 @@ public final class KeyspaceNotifier implements EffectListener {
             return;
         }
         attached = on;
+        // no shard lock: the listener lists are copy-on-write, and CONFIG SET's caller may hold the config's
+        // monitor, which a command under a shard lock could want too. A frame emitted meanwhile is named from
+        // the frame alone (no origin yet), or not notified: the switch is not atomic with writes, as in Redis.
         for (int i = 0; i < engine.shardCount(); i++) {
             Shard s = engine.shard(i);
-            s.lock().lock();
-            try {
-                if (on) {
-                    s.tracksOrigin(true);
-                    s.addListener(this);
-                } else {
-                    s.removeListener(this);
-                    s.tracksOrigin(false);
-                }
-            } finally {
-                s.lock().unlock();
+            if (on) {
+                s.tracksOrigin(true);
+                s.addListener(this);
+            } else {
+                s.removeListener(this);
+                s.tracksOrigin(false);
             }
         }
     }

@@ -82,7 +82,8 @@ public final class KevyServer implements AutoCloseable, Host {
         this.outputBufferLimits = RedisConfigCatalog.mergeOutputBufferLimits(
                 RedisConfigCatalog.DEFAULT_OUTPUT_BUFFER_LIMITS, "normal " + outputBufferHardLimit + " 0 0 pubsub "
                         + config.get(ServerOptions.CLIENT_OUTPUT_BUFFER_LIMIT_PUBSUB));
-        engine.keyspaceNotifier().configure(config.get(ServerOptions.NOTIFY_KEYSPACE_EVENTS));
+        engine.keyspaceNotifier().configure(
+                RedisConfigCatalog.normalizeKeyspaceEvents(config.get(ServerOptions.NOTIFY_KEYSPACE_EVENTS)));
         engine.pubsub().outputLimit(io.kevy.pubsub.OutputLimit.fromConfig(outputBufferLimits));
         protocolLimits.maxBulkLen(config.get(ServerOptions.PROTO_MAX_BULK_LEN));
         protocolLimits.maxMultibulkLen(config.get(ServerOptions.PROTO_MAX_MULTIBULK_LEN));

@@ -273,6 +273,23 @@ class KeyspaceNotificationsIT {
     }
 
     @Test
+    void transactions() {
+        diff.same("MULTI");
+        diff.same("SET", "t", "1");
+        diff.same("INCR", "t");
+        diff.same("HSET", "th", "f", "v");
+        diff.same("EXPIRE", "t", "100");
+        same("EXEC");
+        diff.same("WATCH", "t");
+        diff.same("SET", "t", "2");
+        collect(diff.kevy(), kevySub);
+        collect(diff.redis(), redisSub);
+        diff.same("MULTI");
+        diff.same("DEL", "t");
+        same("EXEC"); // aborted: nothing
+    }
+
+    @Test
     void sortStore() {
         same("RPUSH", "{l}src", "3", "1", "2");
         same("SORT", "{l}src", "STORE", "{l}dst");

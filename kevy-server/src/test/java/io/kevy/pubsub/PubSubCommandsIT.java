@@ -83,6 +83,75 @@ class PubSubCommandsIT {
     }
 
     @Test
+    void subscribeInsideMultiMatchesRedis() {
+        try (ReplyDiff d = diff()) {
+            d.same("MULTI");
+            d.same("SUBSCRIBE", "m");
+            d.same("EXEC");
+            d.same("PING");
+            d.same("GET", "k");
+            sameReplies(d, 1, "UNSUBSCRIBE");
+            d.same("PING");
+        }
+    }
+
+    @Test
+    void optionsSetTheLimitAndTheNotifications() {
+        try (TestServer s = TestServer.start(c -> c
+                .with(io.kevy.server.config.ServerOptions.CLIENT_OUTPUT_BUFFER_LIMIT_PUBSUB, "1mb 256kb 30")
+                .with(io.kevy.server.config.ServerOptions.NOTIFY_KEYSPACE_EVENTS, "EKA"))) {
+            RawClient c = s.raw();
+            assertThat(c.call("CONFIG", "GET", "client-output-buffer-limit")).contains("pubsub 1048576 262144 30");
+            assertThat(c.call("CONFIG", "GET", "notify-keyspace-events")).contains("$3\r\nAKE\r\n");
+            assertThat(s.server().engine().pubsub().outputLimit()).isEqualTo(new OutputLimit(1 << 20, 1 << 18, 30));
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.kevy.server.config.ServerOptions
+                .NOTIFY_KEYSPACE_EVENTS.fromString("KQ")).hasMessageContaining("Invalid event class character");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.kevy.server.config.ServerOptions
+                .CLIENT_OUTPUT_BUFFER_LIMIT_PUBSUB.fromString("1mb")).hasMessageContaining("buffer limit");
+    }
+
+    @Test
+    void configSetLimitsDropASubscriberThatDoesNotRead() throws Exception {
+        try (TestServer s = TestServer.start(); RawClient admin = s.raw(); java.net.Socket stuck = new java.net.Socket()) {
+            assertThat(admin.call("CONFIG", "SET", "client-output-buffer-limit", "pubsub 256kb 0 0"))
+                    .isEqualTo("+OK\r\n");
+            stuck.setReceiveBufferSize(4096);
+            stuck.connect(new java.net.InetSocketAddress("127.0.0.1", s.port()));
+            stuck.getOutputStream().write("*2\r\n$9\r\nSUBSCRIBE\r\n$1\r\nz\r\n".getBytes(
+                    java.nio.charset.StandardCharsets.US_ASCII));
+            org.awaitility.Awaitility.await().until(() -> admin.call("PUBSUB", "NUMSUB", "z").endsWith(":1\r\n"));
+            String kb = "x".repeat(1024);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> {
+                for (int i = 0; i < 500; i++) { // the kernel's socket buffers take some MB before the server's do
+                    admin.call("PUBLISH", "z", kb);
+                }
+                return admin.call("PUBSUB", "NUMSUB", "z").endsWith(":0\r\n");
+            });
+            // the soft limit: over it for longer than its seconds
+            assertThat(admin.call("CONFIG", "SET", "client-output-buffer-limit", "pubsub 0 128kb 1"))
+                    .isEqualTo("+OK\r\n");
+            assertThat(admin.call("CONFIG", "GET", "client-output-buffer-limit")).contains("pubsub 0 131072 1");
+            try (java.net.Socket slow = new java.net.Socket()) {
+                slow.setReceiveBufferSize(4096);
+                slow.connect(new java.net.InetSocketAddress("127.0.0.1", s.port()));
+                slow.getOutputStream().write("*2\r\n$9\r\nSUBSCRIBE\r\n$1\r\ny\r\n".getBytes(
+                        java.nio.charset.StandardCharsets.US_ASCII));
+                org.awaitility.Awaitility.await().until(() -> admin.call("PUBSUB", "NUMSUB", "y").endsWith(":1\r\n"));
+                long start = System.nanoTime();
+                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> {
+                    for (int i = 0; i < 500; i++) {
+                        admin.call("PUBLISH", "y", kb);
+                    }
+                    return admin.call("PUBSUB", "NUMSUB", "y").endsWith(":0\r\n");
+                });
+                assertThat(System.nanoTime() - start).as("dropped after the soft limit's second, not at once")
+                        .isGreaterThan(1_000_000_000L);
+            }
+        }
+    }
+
+    @Test
     void resetLeavesTheSubscribedMode() {
         try (ReplyDiff d = diff()) {
             sameReplies(d, 1, "SUBSCRIBE", "r");
