@@ -137,6 +137,7 @@ class KeyspaceNotificationsIT {
         same("EXPIRE", "a", "100");
         same("PEXPIRE", "a", "100000");
         same("EXPIREAT", "a", "99999999999");
+        same("PEXPIREAT", "a", "99999999999000");
         same("PERSIST", "a");
         same("PERSIST", "a");
         same("EXPIRE", "a", "-1"); // in the past: del
@@ -188,6 +189,11 @@ class KeyspaceNotificationsIT {
         same("LMPOP", "1", "l", "LEFT");
         same("LMPOP", "1", "l", "LEFT");
         same("BLPOP", "l2", "0");
+        same("RPUSH", "l3", "a", "b", "c", "d");
+        same("BRPOP", "l3", "0");
+        same("BLMPOP", "0", "1", "l3", "RIGHT", "COUNT", "1");
+        same("BLMOVE", "l3", "l3", "LEFT", "RIGHT", "0");
+        sameUnordered("BLMOVE", "l3", "{l3}x", "LEFT", "LEFT", "0");
         same("LTRIM", "nosuch", "0", "1");
         same("RPUSH", "t", "a");
         same("LTRIM", "t", "1", "0");
@@ -270,6 +276,9 @@ class KeyspaceNotificationsIT {
         same("ZDIFFSTORE", "{z}d", "2", "z", "z");
         same("ZMPOP", "1", "z", "MIN", "COUNT", "10");
         same("BZPOPMAX", "{z}o", "0");
+        same("ZADD", "bm", "1", "a", "2", "b");
+        same("BZMPOP", "0", "1", "bm", "MAX");
+        same("BZMPOP", "0", "1", "bm", "MIN", "COUNT", "5");
     }
 
     @Test
