@@ -278,6 +278,19 @@ class PubSubCommandsIT {
         }
     }
 
+    @Test
+    void clientKillTypePubsubClosesSubscribersOnly() {
+        try (RawClient sub = kevy.raw(); RawClient plain = kevy.raw(); RawClient admin = kevy.raw()) {
+            sub.command("PSUBSCRIBE", "k*");
+            sub.readReply();
+            assertThat(plain.call("PING")).isEqualTo("+PONG\r\n");
+            assertThat(admin.call("CLIENT", "KILL", "TYPE", "pubsub")).isEqualTo(":1\r\n");
+            assertThat(sub.isClosedByServer()).isTrue();
+            assertThat(plain.call("PING")).isEqualTo("+PONG\r\n");
+            org.awaitility.Awaitility.await().until(() -> admin.call("PUBSUB", "NUMPAT").equals(":0\r\n"));
+        }
+    }
+
     static String infoField(RawClient c, String name) {
         Matcher m = Pattern.compile(name + ":(\\S*)").matcher(c.call("INFO", "stats"));
         return m.find() ? m.group(1) : null;
