@@ -9,14 +9,17 @@ import io.kevy.feed.FeedCommands;
 import io.kevy.feed.FeedConfig;
 import io.kevy.persist.Persistence;
 import io.kevy.persist.PersistenceConfig;
+import io.kevy.pubsub.KeyspaceNotifier;
+import io.kevy.pubsub.PubSub;
+import io.kevy.pubsub.PubSubCommands;
 import java.io.IOException;
 
 /**
- * One kevy, assembled: the {@link Engine}, its change {@link Feed}, the command table (the engine's families and
- * the feed's commands), the {@link Dispatcher} that runs it, and, once started, the {@link Persistence}. The
- * one place where these parts meet, so none of them knows the others' construction: the feed and persistence
- * attach to the shards as {@link io.kevy.engine.EffectListener}s, the dispatcher is handed the engine and the
- * table. {@code KevyServer} and the embedded {@code Store} each build one.
+ * One kevy, assembled: the {@link Engine}, its change {@link Feed}, Pub/Sub with keyspace notifications, the
+ * command table (the engine's families, the feed's and the Pub/Sub commands), the {@link Dispatcher} that runs
+ * it, and, once started, the {@link Persistence}. The one place where these parts meet, so none of them knows
+ * the others' construction: the feed, persistence and keyspace notifications attach to the shards as
+ * {@link io.kevy.engine.EffectListener}s, the dispatcher is handed the engine and the table. {@code KevyServer} and the embedded {@code Store} each build one.
  *
  * <p>Thread-safe once assembled. {@link #startPersistence} is called at most once, before commands are
  * dispatched; the owner shuts persistence down (its save and fsync rules are the owner's) before {@link #close}.
@@ -24,12 +27,17 @@ import java.io.IOException;
 public final class KevyInstance implements AutoCloseable {
     private final Engine engine;
     private final Feed feed;
+    private final PubSub pubsub;
+    private final KeyspaceNotifier keyspaceNotifier;
     private final Dispatcher dispatcher;
     private volatile Persistence persistence;
 
-    private KevyInstance(Engine engine, Feed feed, Dispatcher dispatcher) {
+    private KevyInstance(Engine engine, Feed feed, PubSub pubsub, KeyspaceNotifier keyspaceNotifier,
+            Dispatcher dispatcher) {
         this.engine = engine;
         this.feed = feed;
+        this.pubsub = pubsub;
+        this.keyspaceNotifier = keyspaceNotifier;
         this.dispatcher = dispatcher;
     }
 
@@ -42,8 +50,14 @@ public final class KevyInstance implements AutoCloseable {
         Engine engine = new Engine(engineConfig);
         Feed feed = new Feed(engine, feedConfig);
         engine.registerInfoSection("feed", feed::writeInfo);
-        CommandTable commands = CommandTable.standard().with(t -> FeedCommands.register(t, feed));
-        return new KevyInstance(engine, feed, new Dispatcher(engine, commands));
+        PubSub pubsub = new PubSub();
+        pubsub.registerConfig(engine.runtimeConfig());
+        engine.channelCounts(pubsub);
+        KeyspaceNotifier notifier = KeyspaceNotifier.register(engine, pubsub);
+        CommandTable commands = CommandTable.standard()
+                .with(t -> FeedCommands.register(t, feed))
+                .with(t -> PubSubCommands.register(t, pubsub));
+        return new KevyInstance(engine, feed, pubsub, notifier, new Dispatcher(engine, commands));
     }
 
     /**
@@ -69,6 +83,16 @@ public final class KevyInstance implements AutoCloseable {
     /** The change feed (on or off per the {@link FeedConfig} it was assembled with). */
     public Feed feed() {
         return feed;
+    }
+
+    /** Pub/Sub: channels, patterns, shard channels and their subscribers. */
+    public PubSub pubsub() {
+        return pubsub;
+    }
+
+    /** Keyspace notifications ({@code notify-keyspace-events}), published on {@link #pubsub()}. */
+    public KeyspaceNotifier keyspaceNotifier() {
+        return keyspaceNotifier;
     }
 
     /** The dispatcher, which owns the command table ({@link Dispatcher#commands()}) and its statistics. */

@@ -51,6 +51,7 @@ public final class Store implements AutoCloseable {
     private final Engine engine;
     private final Set<EmbeddedChannel> parked = ConcurrentHashMap.newKeySet();
     private final Set<Runnable> waitingReads = ConcurrentHashMap.newKeySet();
+    private final Set<Subscription> subscriptions = ConcurrentHashMap.newKeySet();
     private final Persistence persistence;
     private volatile boolean closed;
 
@@ -118,6 +119,43 @@ public final class Store implements AutoCloseable {
     /** The assembled parts: engine, feed, dispatcher (for the in-module test harness). */
     KevyInstance instance() {
         return kevy;
+    }
+
+    /* ---------------- Pub/Sub ---------------- */
+
+    /**
+     * PUBLISH: delivers {@code message} to the subscribers of {@code channel} and of every matching pattern, on
+     * this store ({@link #subscribe}). Emits no feed frame: a message is not a write.
+     *
+     * @return the number of subscribers that will receive it (PUBLISH's reply)
+     * @throws IllegalStateException when the store is closed
+     */
+    public long publish(byte[] channel, byte[] message) {
+        ensureOpen();
+        return kevy.pubsub().publish(channel.clone(), message.clone());
+    }
+
+    /** {@link #publish(byte[], byte[])} with UTF-8 strings. */
+    public long publish(String channel, String message) {
+        ensureOpen();
+        return kevy.pubsub().publish(utf8(channel), utf8(message));
+    }
+
+    /**
+     * Starts a subscription delivering to {@code listener} (on a thread of the subscription's own) and
+     * subscribes it to {@code channels}; add patterns with {@link Subscription#psubscribe}. Keyspace
+     * notifications arrive here too once {@code notify-keyspace-events} is set (CONFIG SET through
+     * {@link #execute}).
+     *
+     * @throws IllegalStateException when the store is closed
+     */
+    public Subscription subscribe(MessageListener listener, String... channels) {
+        ensureOpen();
+        Subscription[] self = new Subscription[1];
+        Subscription s = new Subscription(kevy.pubsub(), listener, () -> subscriptions.remove(self[0]));
+        self[0] = s;
+        subscriptions.add(s);
+        return s.subscribe(channels);
     }
 
     /* ---------------- generic commands ---------------- */
@@ -412,6 +450,9 @@ public final class Store implements AutoCloseable {
         }
         for (Runnable w : waitingReads) {
             w.run();
+        }
+        for (Subscription s : subscriptions) {
+            s.close();
         }
     }
 

@@ -58,6 +58,7 @@ public final class Engine implements AutoCloseable {
     private volatile String requirePass;
     private volatile int hz;
     private volatile boolean activeExpire = true;
+    private volatile ChannelCounts channelCounts = ChannelCounts.NONE;
     private volatile ScheduledExecutorService cron;
     private volatile ScheduledThreadPoolExecutor timer;
     private volatile boolean closed;
@@ -105,6 +106,16 @@ public final class Engine implements AutoCloseable {
     /** The shard owning {@code key}. */
     public Shard shardFor(byte[] key) {
         return shards[Slots.shard(key, shards.length)];
+    }
+
+    /** The Pub/Sub counts INFO prints; {@link ChannelCounts#NONE} until Pub/Sub is attached. */
+    public ChannelCounts channelCounts() {
+        return channelCounts;
+    }
+
+    /** Attaches the Pub/Sub counts ({@code io.kevy.boot.KevyInstance}). */
+    public void channelCounts(ChannelCounts counts) {
+        this.channelCounts = counts;
     }
 
     /**

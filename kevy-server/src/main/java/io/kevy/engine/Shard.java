@@ -45,6 +45,10 @@ public final class Shard {
     private long expiredKeys;
     private long keyspaceHits;
     private long keyspaceMisses;
+    /** The command whose effect is being emitted, for listeners that name events (keyspace notifications). */
+    private volatile boolean tracksOrigin;
+    private String originCommand;
+    private byte[][] originArgv;
 
     Shard(Engine engine, int index, long generation) {
         this.engine = engine;
@@ -197,8 +201,48 @@ public final class Shard {
             }
         } finally {
             encoded.clear(); // valid for this frame only
+            if (originCommand != null) {
+                originCommand = null; // valid for this frame only
+                originArgv = null;
+            }
         }
     }
+
+    /**
+     * Whether a listener reads {@link #originCommand()}: only then do commands record it ({@code Call.emit}), so
+     * without keyspace notifications an emit stores nothing more. Set by that listener; any thread.
+     */
+    public boolean tracksOrigin() {
+        return tracksOrigin;
+    }
+
+    public void tracksOrigin(boolean on) {
+        this.tracksOrigin = on;
+    }
+
+    /**
+     * Records which command produces the next frame (its name as in the command table, and its arguments), or
+     * {@link #EXPIRED} for an expiry: the event kind a frame does not carry itself ({@code SET k v KEEPTTL} is an
+     * INCR's {@code incrby} or a SETRANGE's {@code setrange}; {@code DEL k} an expiry's {@code expired}). Valid for
+     * the next {@link #emit} only. Callers must hold {@link #lock()}.
+     */
+    public void origin(String command, byte[][] argv) {
+        this.originCommand = command;
+        this.originArgv = argv;
+    }
+
+    /** The origin of the frame being emitted (see {@link #origin}); null when not recorded. Under the lock. */
+    public String originCommand() {
+        return originCommand;
+    }
+
+    /** The arguments of {@link #originCommand()}'s command, or null. Under the lock. */
+    public byte[][] originArgv() {
+        return originArgv;
+    }
+
+    /** The {@link #originCommand()} of the {@code DEL} that removes an expired key. */
+    public static final String EXPIRED = "(expired)";
 
     /**
      * The frame being passed to the listeners as RESP bytes, when the command passed its request's bytes or a
@@ -239,6 +283,9 @@ public final class Shard {
     /** Called by the keyspace after it deleted an expired key: emits {@code DEL key}. */
     void expired(byte[] key) {
         expiredKeys++;
+        if (tracksOrigin) {
+            origin(EXPIRED, null);
+        }
         emit(Verbs.DEL, key);
     }
 }

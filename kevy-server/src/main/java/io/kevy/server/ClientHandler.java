@@ -295,6 +295,33 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
     }
 
     @Override
+    public boolean supportsPush() {
+        return true;
+    }
+
+    /** Appends a Pub/Sub message after the replies written so far (on the event loop). */
+    @Override
+    public void push(byte[] resp) {
+        if (!closing && session != null) {
+            writer.encoded(resp, 0, resp.length);
+        }
+    }
+
+    /** Sends the pushed messages through the reply path (backpressure and held replies included). */
+    @Override
+    public void flushPushes() {
+        if (!closing && session != null) {
+            flush();
+        }
+    }
+
+    @Override
+    public long pendingOutputBytes() {
+        io.netty.channel.ChannelOutboundBuffer b = ctx.channel().unsafe().outboundBuffer();
+        return b == null ? 0 : b.totalPendingWriteBytes();
+    }
+
+    @Override
     public String remoteAddress() {
         return format(ctx.channel().remoteAddress());
     }

@@ -9,6 +9,7 @@ import io.kevy.engine.command.Dispatcher;
 import io.kevy.engine.config.RuntimeConfig;
 import io.kevy.engine.session.Session;
 import io.kevy.feed.Feed;
+import io.kevy.pubsub.OutputLimit;
 import io.kevy.feed.FeedConfig;
 import io.kevy.persist.Fsync;
 import io.kevy.persist.Persistence;
@@ -84,7 +85,11 @@ public final class KevyServer implements AutoCloseable, Host {
         this.maxClients = config.get(ServerOptions.MAXCLIENTS);
         this.outputBufferHardLimit = config.get(ServerOptions.CLIENT_OUTPUT_BUFFER_LIMIT);
         this.outputBufferLimits = RedisConfigCatalog.mergeOutputBufferLimits(
-                RedisConfigCatalog.DEFAULT_OUTPUT_BUFFER_LIMITS, "normal " + outputBufferHardLimit + " 0 0");
+                RedisConfigCatalog.DEFAULT_OUTPUT_BUFFER_LIMITS, "normal " + outputBufferHardLimit + " 0 0 pubsub "
+                        + config.get(ServerOptions.CLIENT_OUTPUT_BUFFER_LIMIT_PUBSUB));
+        kevy.keyspaceNotifier().configure(
+                RedisConfigCatalog.normalizeKeyspaceEvents(config.get(ServerOptions.NOTIFY_KEYSPACE_EVENTS)));
+        kevy.pubsub().outputLimit(OutputLimit.fromConfig(outputBufferLimits));
         protocolLimits.maxBulkLen(config.get(ServerOptions.PROTO_MAX_BULK_LEN));
         protocolLimits.maxMultibulkLen(config.get(ServerOptions.PROTO_MAX_MULTIBULK_LEN));
         registerConfig(engine.runtimeConfig());
@@ -198,11 +203,17 @@ public final class KevyServer implements AutoCloseable, Host {
                 v -> RedisConfigCatalog.mergeOutputBufferLimits(outputBufferLimits, v), v -> {
                     outputBufferLimits = v;
                     outputBufferHardLimit = RedisConfigCatalog.normalHardLimit(v);
+                    kevy.pubsub().outputLimit(OutputLimit.fromConfig(v));
                 });
     }
 
     public Engine engine() {
         return engine;
+    }
+
+    /** The assembled parts this server runs: engine, feed, Pub/Sub, dispatcher, persistence. */
+    public KevyInstance instance() {
+        return kevy;
     }
 
     /** The dispatcher every connection runs its commands through (its command table and statistics). */

@@ -87,7 +87,7 @@ final class BlockingZSetCommands {
 
     private static void pop(Call c, byte[] key, boolean max, long count) {
         ZSetValue z = c.value(key, ZSetValue.class);
-        List<SkipList.Node> popped = ZSetPopCommands.pop(c.shard(key), key, z, max, count == -1 ? 1 : count);
+        List<SkipList.Node> popped = ZSetPopCommands.pop(c, key, z, max, count == -1 ? 1 : count);
         if (count == -1) {
             ReplySink r = c.reply();
             SkipList.Node n = popped.get(0);

@@ -249,7 +249,11 @@ public final class Call {
      */
     public void emit(byte[]... frame) {
         RequestBytes r = request;
-        shardOf(frame[1]).emit(r != null && RequestBytes.isFrame(argv, frame) ? r : null, frame);
+        Shard shard = shardOf(frame[1]);
+        if (shard.tracksOrigin()) {
+            shard.origin(spec.name(), argv); // the event name keyspace notifications give this frame
+        }
+        shard.emit(r != null && RequestBytes.isFrame(argv, frame) ? r : null, frame);
         emitted = true;
     }
 

@@ -9,6 +9,7 @@ import static io.kevy.engine.command.CommandSpec.command;
 import io.kevy.engine.error.ErrorReply;
 import io.kevy.engine.error.Errors;
 import io.kevy.engine.session.Session;
+import io.kevy.engine.session.SubscriptionState;
 import io.kevy.engine.text.Bytes;
 import io.kevy.engine.text.RedisNumbers;
 import io.kevy.resp.ReplySink;
@@ -138,8 +139,9 @@ final class ClientCommands {
     private static void list(Call c) {
         StringBuilder sb = new StringBuilder();
         if (c.argc() == 4 && c.argIs(2, "type")) {
-            if (isNormal(clientType(c.arg(3)))) {
-                for (Session s : c.engine().sessions().list()) {
+            String type = clientType(c.arg(3));
+            for (Session s : c.engine().sessions().list()) {
+                if (isType(type, s)) {
                     sb.append(infoLine(s, c)).append('\n');
                 }
             }
@@ -171,8 +173,16 @@ final class ClientCommands {
         };
     }
 
-    private static boolean isNormal(String type) {
-        return type.equals("normal");
+    /** CLIENT LIST's {@code " sub=<n> psub=<n> ssub=<n>"}. */
+    private static String subscriptionCounts(Session s) {
+        SubscriptionState subs = s.subscriptions();
+        return subs == null ? " sub=0 psub=0 ssub=0" : " sub=" + subs.channelCount() + " psub=" + subs.patternCount()
+                + " ssub=" + subs.shardCount();
+    }
+
+    /** Whether {@code s} is of client type {@code type}: pubsub while subscribed, normal otherwise (Redis). */
+    private static boolean isType(String type, Session s) {
+        return type.equals(s.subscribed() ? "pubsub" : "normal");
     }
 
     /**
@@ -227,7 +237,7 @@ final class ClientCommands {
         for (Session s : c.engine().sessions().list()) {
             if ((addr != null && !addr.equals(s.channel().remoteAddress()))
                     || (laddr != null && !laddr.equals(s.channel().localAddress()))
-                    || (type != null && !isNormal(type))
+                    || (type != null && !isType(type, s))
                     || (id != 0 && s.id() != id)
                     || (s == c.session() && skipMe)) {
                 continue;
@@ -373,7 +383,7 @@ final class ClientCommands {
                 + " age=" + Math.max(0, (now - s.createdAtMs()) / 1000)
                 + " idle=" + Math.max(0, (now - s.lastInteractionMs()) / 1000)
                 + " flags=" + s.flags()
-                + " db=0 sub=0 psub=0 ssub=0"
+                + " db=0" + subscriptionCounts(s)
                 + " multi=" + s.multiCount()
                 + " qbuf=" + qbuf
                 + " qbuf-free=" + qbufFree

@@ -58,7 +58,9 @@ final class ConnectionCommands {
         if (c.argc() > 2) {
             throw Call.fail(Errors.wrongArity("ping"));
         }
-        if (c.argc() == 2) {
+        if (c.session().subscribed()) {
+            SubscribedMode.pong(c);
+        } else if (c.argc() == 2) {
             c.reply().bulk(c.arg(1));
         } else {
             c.reply().simple("PONG");
@@ -73,6 +75,7 @@ final class ConnectionCommands {
     private static void reset(Call c) {
         Session s = c.session();
         TransactionCommands.discardTransaction(c.engine(), s);
+        SubscribedMode.unsubscribeAll(s);
         s.name("");
         s.authenticated(c.engine().requirePass() == null);
         c.reply().simple("RESET");

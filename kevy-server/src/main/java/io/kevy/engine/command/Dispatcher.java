@@ -122,6 +122,11 @@ public final class Dispatcher {
                 return Outcome.DONE;
             }
         }
+        if (session.subscribed() && !SubscribedMode.allowed(spec)) {
+            commandStats.rejected(spec); // RESP2 subscribed mode (Redis 7.0's processCommand)
+            reject(session, out, SubscribedMode.notAllowed(spec));
+            return Outcome.DONE;
+        }
         if (session.inMulti() && !NOT_QUEUED.contains(spec.name())) {
             if (spec.has(CommandFlag.NO_MULTI)) {
                 commandStats.rejected(spec);

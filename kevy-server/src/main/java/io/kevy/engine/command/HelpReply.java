@@ -3,7 +3,7 @@ package io.kevy.engine.command;
 import io.kevy.resp.ReplySink;
 
 /** The HELP subcommand reply of Redis 7.0 ({@code addReplyHelp}): a header, the given lines, then HELP itself. */
-final class HelpReply {
+public final class HelpReply {
     private HelpReply() {
     }
 
@@ -11,7 +11,7 @@ final class HelpReply {
      * Writes {@code +<CMD> <subcommand> [<arg> [value] [opt] ...]. Subcommands are:}, each of {@code lines}, and
      * {@code HELP} / {@code     Prints this help.}, all as simple strings.
      */
-    static void write(ReplySink r, String command, String... lines) {
+    public static void write(ReplySink r, String command, String... lines) {
         r.array(lines.length + 3);
         r.simple(command + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
         for (String l : lines) {

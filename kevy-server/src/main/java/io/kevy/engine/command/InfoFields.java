@@ -171,8 +171,10 @@ final class InfoFields {
                 "evicted_keys", "evicted_clients", "total_eviction_exceeded_time", "current_eviction_exceeded_time");
         f.put("keyspace_hits", Long.toString(e.keyspaceHits()));
         f.put("keyspace_misses", Long.toString(e.keyspaceMisses()));
-        putAll(f, "0", "pubsub_channels", "pubsub_patterns", "pubsubshard_channels",
-                "latest_fork_usec", "total_forks", "migrate_cached_sockets", "slave_expires_tracked_keys",
+        f.put("pubsub_channels", Integer.toString(e.channelCounts().channelCount()));
+        f.put("pubsub_patterns", Integer.toString(e.channelCounts().patternCount()));
+        f.put("pubsubshard_channels", Integer.toString(e.channelCounts().shardChannelCount()));
+        putAll(f, "0", "latest_fork_usec", "total_forks", "migrate_cached_sockets", "slave_expires_tracked_keys",
                 "active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits", "active_defrag_key_misses",
                 "total_active_defrag_time", "current_active_defrag_time", "tracking_total_keys", "tracking_total_items",
                 "tracking_total_prefixes", "unexpected_error_replies");

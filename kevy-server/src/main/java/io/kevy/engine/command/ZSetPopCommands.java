@@ -42,7 +42,8 @@ final class ZSetPopCommands {
      *
      * @return the popped nodes in pop order (each still carries its member and score); never empty
      */
-    static List<SkipList.Node> pop(Shard shard, byte[] key, ZSetValue z, boolean max, long count) {
+    static List<SkipList.Node> pop(Call c, byte[] key, ZSetValue z, boolean max, long count) {
+        Shard shard = c.shard(key);
         int n = (int) Math.min(count, z.size());
         List<SkipList.Node> popped = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -53,7 +54,7 @@ final class ZSetPopCommands {
         if (z.size() == 0) {
             shard.keyspace().remove(key);
         }
-        ZSetArgs.emitRemoved(shard::emit, key, ZSetArgs.members(popped));
+        ZSetArgs.emitRemoved(c::emit, key, ZSetArgs.members(popped)); // c.emit: the frame names its command
         return popped;
     }
 
@@ -88,7 +89,7 @@ final class ZSetPopCommands {
             c.reply().array(0);
             return;
         }
-        replyFlat(c.reply(), pop(c.shard(key), key, z, max, count == -1 ? 1 : count));
+        replyFlat(c.reply(), pop(c, key, z, max, count == -1 ? 1 : count));
     }
 
     /** ZMPOP numkeys key [key ...] MIN|MAX [COUNT count]: pops from the first non-empty key. */
@@ -98,7 +99,7 @@ final class ZSetPopCommands {
             byte[] key = c.arg(i);
             ZSetValue z = c.value(key, ZSetValue.class);
             if (z != null) {
-                replyWithKey(c.reply(), key, pop(c.shard(key), key, z, a.max(), a.count()));
+                replyWithKey(c.reply(), key, pop(c, key, z, a.max(), a.count()));
                 return;
             }
         }

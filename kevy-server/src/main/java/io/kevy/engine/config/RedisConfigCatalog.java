@@ -320,7 +320,7 @@ public final class RedisConfigCatalog {
      * {@code keyspaceEventsFlagsToString} does ({@code A} for all of {@code g$lshzxet}, which then hides
      * {@code d} and {@code n}, as in Redis; {@code K}, {@code E}, {@code m} last).
      */
-    static String normalizeKeyspaceEvents(String v) {
+    public static String normalizeKeyspaceEvents(String v) {
         final String all = "g$lshzxet";
         final String order = "g$lshzxetdn";
         java.util.Set<Character> set = new java.util.HashSet<>();

@@ -40,4 +40,28 @@ public interface ClientChannel {
 
     /** The local address as {@code ip:port}, or {@code ""}. */
     String localAddress();
+
+    /** Whether this transport carries Pub/Sub messages ({@link #push}); the embedded store's does not. */
+    default boolean supportsPush() {
+        return false;
+    }
+
+    /**
+     * Appends a Pub/Sub message already encoded as RESP2 after the replies written so far; sent at the next
+     * {@link #flushPushes()}. Only on the session's own thread (a task given to {@link #execute}).
+     *
+     * @throws UnsupportedOperationException when {@link #supportsPush()} is false
+     */
+    default void push(byte[] resp) {
+        throw new UnsupportedOperationException("this transport carries no Pub/Sub messages");
+    }
+
+    /** Sends what {@link #push} appended. Only on the session's own thread. */
+    default void flushPushes() {
+    }
+
+    /** Bytes handed to the transport and not yet sent to the peer (a racy read from any thread), in bytes. */
+    default long pendingOutputBytes() {
+        return 0;
+    }
 }

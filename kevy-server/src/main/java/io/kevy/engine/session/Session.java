@@ -52,6 +52,8 @@ public final class Session {
     /** Set by any thread that changes a watched key (under that key's shard lock); read by EXEC. */
     private volatile boolean dirtyCas;
     private final List<WatchedKey> watched = new ArrayList<>(0);
+    /** Pub/Sub subscriptions, created by the first (P|S)SUBSCRIBE; null before. */
+    private volatile SubscriptionState subscriptions;
 
     public Session(long id, ClientChannel channel, long createdAtMs, boolean authenticated) {
         this.id = id;
@@ -232,9 +234,27 @@ public final class Session {
         return false;
     }
 
+    /** The session's Pub/Sub subscriptions, or null when it never subscribed. */
+    public SubscriptionState subscriptions() {
+        return subscriptions;
+    }
+
+    public void subscriptions(SubscriptionState subscriptions) {
+        this.subscriptions = subscriptions;
+    }
+
+    /** True while subscribed to a channel, pattern or shard channel: the RESP2 subscribed mode. */
+    public boolean subscribed() {
+        SubscriptionState s = subscriptions;
+        return s != null && s.active();
+    }
+
     /** CLIENT LIST's {@code flags} field. */
     public String flags() {
         StringBuilder sb = new StringBuilder();
+        if (subscribed()) {
+            sb.append('P'); // Redis writes P before the others
+        }
         if (blockedClient != null) {
             sb.append('b');
         }

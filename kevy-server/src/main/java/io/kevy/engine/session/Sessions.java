@@ -23,6 +23,10 @@ public final class Sessions {
     /** Unregisters {@code session}; idempotent. */
     public void close(Session session) {
         live.remove(session.id());
+        SubscriptionState subs = session.subscriptions();
+        if (subs != null) {
+            subs.close(); // a closed connection subscribes to nothing (Redis's pubsubUnsubscribeAllChannels)
+        }
     }
 
     public Session byId(long id) {

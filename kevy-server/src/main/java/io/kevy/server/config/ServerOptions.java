@@ -60,6 +60,16 @@ public final class ServerOptions {
             "Hard limit of unsent reply bytes per client before it is disconnected; 0 means none (Redis's default "
                     + "for normal clients). A client that does not read is paused before this is reached.");
 
+    public static final ServerOption<String> CLIENT_OUTPUT_BUFFER_LIMIT_PUBSUB = ServerOption.string(
+            "limits.client_output_buffer_limit_pubsub", "KEVY_CLIENT_OUTPUT_BUFFER_LIMIT_PUBSUB", "32mb 8mb 60",
+            "Pub/Sub subscribers' output limit as '<hard> <soft> <soft-seconds>' (Redis's client-output-buffer-limit "
+                    + "pubsub): a subscriber past hard, or past soft for longer than the seconds, is disconnected; "
+                    + "0 turns a limit off.", s -> io.kevy.engine.config.RedisConfigCatalog.mergeOutputBufferLimits(
+                            "pubsub 0 0 0", "pubsub " + s).substring("pubsub ".length()));
+    public static final ServerOption<String> NOTIFY_KEYSPACE_EVENTS = ServerOption.string("notify_keyspace_events",
+            "KEVY_NOTIFY_KEYSPACE_EVENTS", "", "Keyspace notifications to publish, as Redis's notify-keyspace-events "
+                    + "(e.g. 'KEA'); empty means none.", io.kevy.engine.config.RedisConfigCatalog::normalizeKeyspaceEvents);
+
     public static final ServerOption<Boolean> AOF = ServerOption.bool("persistence.aof", "KEVY_AOF", true,
             "Write every effect frame to the per-shard append-only file (aof-{i}.aof).");
     public static final ServerOption<String> APPENDFSYNC = ServerOption.oneOf("persistence.appendfsync",
@@ -92,7 +102,8 @@ public final class ServerOptions {
 
     /** Every option, in documentation order. */
     public static final List<ServerOption<?>> ALL = List.of(BIND, PORT, SHARDS, DIR, REQUIREPASS, MAXCLIENTS,
-            IO_THREADS, TRANSPORT, HZ, PROTO_MAX_BULK_LEN, PROTO_MAX_MULTIBULK_LEN, CLIENT_OUTPUT_BUFFER_LIMIT, AOF, APPENDFSYNC,
+            IO_THREADS, TRANSPORT, HZ, PROTO_MAX_BULK_LEN, PROTO_MAX_MULTIBULK_LEN, CLIENT_OUTPUT_BUFFER_LIMIT,
+            CLIENT_OUTPUT_BUFFER_LIMIT_PUBSUB, NOTIFY_KEYSPACE_EVENTS, AOF, APPENDFSYNC,
             SAVE, AUTO_AOF_REWRITE_PERCENTAGE, AUTO_AOF_REWRITE_MIN_SIZE, AOF_LOAD_CORRUPT, REDISTRIBUTE, FEED_ENABLED,
             FEED_BUFFER_SIZE);
 

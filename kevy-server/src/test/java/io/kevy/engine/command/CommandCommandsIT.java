@@ -34,7 +34,9 @@ class CommandCommandsIT {
                 "client|reply", "client|no-evict", "client|getredir", "client|trackinginfo", "command|count",
                 "command|list", "command|info", "command|docs", "command|getkeys", "command|getkeysandflags",
                 "command|help", "memory|usage", "memory|help", "memory|doctor", "memory|purge", "memory|malloc-stats",
-                "function|flush", "script|flush", "CONFIG|GET", "HSET")) {
+                "function|flush", "script|flush", "CONFIG|GET", "HSET", "subscribe", "unsubscribe", "psubscribe",
+                "punsubscribe", "publish", "spublish", "ssubscribe", "sunsubscribe", "pubsub|channels",
+                "pubsub|numsub", "pubsub|numpat", "pubsub|shardchannels", "pubsub|shardnumsub", "pubsub|help")) {
             oracle.same("COMMAND", "INFO", name);
         }
         oracle.same("COMMAND", "INFO", "nosuch", "hget", "config|nosuch", "nosuch|get");
