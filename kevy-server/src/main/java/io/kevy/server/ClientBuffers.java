@@ -27,8 +27,6 @@ final class ClientBuffers {
     private long input;
     private long output;
     private boolean released;
-    /** A limit refused this connection: it is being closed, and says so once. */
-    private boolean refused;
 
     ClientBuffers(ClientMemory memory) {
         this.memory = memory;
@@ -56,19 +54,16 @@ final class ClientBuffers {
         if (bytes == input || released) {
             return true;
         }
-        if (refused) {
-            return false;
-        }
         if (bytes > limit) {
             log.warn("Closing client that reached max query buffer length: {} qbuf={} (client-query-buffer-limit "
                     + "{})", who.get(), bytes, Sizes.format(limit));
-            refused = true;
+            refuse();
             return false;
         }
         if (!memory.charge(bytes - input)) {
             log.warn("Closing client that reached max query buffer length: {} qbuf={} (maxmemory-clients {}: "
                     + "all clients buffer {} bytes)", who.get(), bytes, Sizes.format(memory.budget()), memory.used());
-            refused = true;
+            refuse();
             return false;
         }
         input = bytes;
@@ -87,19 +82,25 @@ final class ClientBuffers {
         if (bytes == output || released) {
             return true;
         }
-        if (refused) {
-            return false;
-        }
         if ((hardLimit > 0 && bytes > hardLimit) || !memory.charge(bytes - output)) {
             log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits. omem={} "
                     + "(client-output-buffer-limit normal {}, maxmemory-clients {}: all clients buffer {} bytes)",
                     who.get(), bytes, hardLimit, Sizes.format(memory.budget()), memory.used());
-            refused = true;
+            refuse();
             return false;
         }
         output = bytes;
         memory.recordOutput(bytes);
         return true;
+    }
+
+    /**
+     * Gives back at once what a refused connection had charged, and ignores its later figures (it is being
+     * closed, and is logged once): its close completes later (channelInactive), and until then its charge would
+     * make other connections' growth refused too.
+     */
+    private void refuse() {
+        release();
     }
 
     /** Releases everything charged; later figures are ignored (the connection is gone). Idempotent. */
