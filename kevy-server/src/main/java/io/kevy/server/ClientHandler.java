@@ -55,6 +55,8 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
     private final ClientBuffers buffers;
     /** An empty write is queued behind pending output to re-count it once that is sent. */
     private boolean drainWatch;
+    /** {@link #describe}, made once (not a new lambda per read and flush). */
+    private final java.util.function.Supplier<String> who = this::describe;
 
     private record HeldReply(long seq, ByteBuf bytes) {
     }
@@ -131,7 +133,7 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         super.channelRead(ctx, msg);
         // what stays buffered until the next read: unparsed bytes and the partial command's parsed arguments
         if (!buffers.input(internalBuffer().readableBytes() + parser.heldBytes(), server.queryBufferLimit(),
-                this::describe) && !closing) {
+                who) && !closing) {
             closing = true;
             ctx.close();
         }
@@ -197,7 +199,7 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         long charged = (unsent < UNCHARGED_OUTPUT ? 0 : unsent) + heldBytes;
         long hard = server.outputBufferHardLimit();
         if (!buffers.output(hard > 0 && unsent + heldBytes > hard ? unsent + heldBytes : charged, hard,
-                this::describe)) {
+                who)) {
             if (!closing) {
                 closing = true;
                 ctx.close();
