@@ -21,6 +21,10 @@ public final class RespParser {
     private static final int PRESIZE_CAP = 1024;
     /** {@code \r\n} as {@link ByteBuf#getShort} reads it (big-endian). */
     private static final short CRLF = ('\r' << 8) | '\n';
+    /** Heap of an array's header, bytes (64-bit JVM: mark word, class pointer, length; rounded). */
+    private static final int ARRAY_HEADER = 16;
+    /** Heap of one reference slot, bytes: 8, not assuming compressed references (so never under-counted). */
+    private static final int REF_BYTES = 8;
 
     private final ProtocolLimits limits;
 
@@ -29,6 +33,8 @@ public final class RespParser {
     private int argc;
     private int expected;
     private long bulkLen = -1;
+    /** Heap held by {@link #argv} and the arguments in it, bytes (see {@link #heldBytes}). */
+    private long held;
     /**
      * Where the multibulk being read starts in the input, while its bytes so far are canonical and arrived in
      * this call of {@link #parse}; -1 otherwise (see {@link #request}).
@@ -84,6 +90,7 @@ public final class RespParser {
                 expected = (int) n;
                 argv = new byte[Math.min(expected, PRESIZE_CAP)][];
                 argc = 0;
+                held = ARRAY_HEADER + (long) argv.length * REF_BYTES;
             }
             while (argc < expected) {
                 if (bulkLen < 0) {
@@ -119,19 +126,35 @@ public final class RespParser {
                 }
                 in.skipBytes(2); // Redis does not check the CRLF after a bulk either
                 if (argc == argv.length) {
-                    argv = Arrays.copyOf(argv, (int) Math.min(expected, (long) argv.length * 2));
+                    int grown = (int) Math.min(expected, (long) argv.length * 2);
+                    held += (long) (grown - argv.length) * REF_BYTES;
+                    argv = Arrays.copyOf(argv, grown);
                 }
                 argv[argc++] = arg;
+                held += ARRAY_HEADER + ((arg.length + 7L) & ~7L);
                 bulkLen = -1;
             }
             byte[][] done = argc == argv.length ? argv : Arrays.copyOf(argv, argc);
             argv = null;
+            held = 0;
             if (requestStart >= 0) {
                 assert in.readerIndex() - requestStart == RespFrames.encodedSize(done) : "lengths not canonical";
                 received.set(in, requestStart, in.readerIndex() - requestStart);
             }
             return done;
         }
+    }
+
+    /**
+     * Heap held for the partial command being read, bytes: its argument array (one 8-byte slot per argument
+     * allocated so far, as the array grows by doubling up to the declared count) and each complete argument with
+     * its array header, rounded as the JVM allocates. 0 between commands. The bytes of an argument still arriving
+     * are in the caller's input buffer, not counted here. This is what a client that stalls half-way through a
+     * command of many small arguments makes the server keep: about 28 bytes of heap per 7-byte {@code $1 x}
+     * argument, so the caller must charge it, not only the bytes received ({@code ClientBuffers}).
+     */
+    public long heldBytes() {
+        return held;
     }
 
     /**

@@ -49,6 +49,14 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
     private boolean closing;
     /** Replies waiting for the fsync of the writes before them (appendfsync always), in order. */
     private final ArrayDeque<HeldReply> held = new ArrayDeque<>(0);
+    /** Bytes of {@link #held}. */
+    private long heldBytes;
+    /** What this connection buffers, charged to the server's budget. */
+    private final ClientBuffers buffers;
+    /** An empty write is queued behind pending output to re-count it once that is sent. */
+    private boolean drainWatch;
+    /** {@link #describe}, made once (not a new lambda per read and flush). */
+    private final java.util.function.Supplier<String> who = this::describe;
 
     private record HeldReply(long seq, ByteBuf bytes) {
     }
@@ -58,6 +66,7 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         this.engine = server.engine();
         this.dispatcher = server.dispatcher();
         this.parser = new RespParser(server.protocolLimits());
+        this.buffers = new ClientBuffers(server.clientMemory());
     }
 
     @Override
@@ -122,6 +131,18 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
             server.countInput(b.readableBytes());
         }
         super.channelRead(ctx, msg);
+        // what stays buffered until the next read: unparsed bytes and the partial command's parsed arguments
+        if (!buffers.input(internalBuffer().readableBytes() + parser.heldBytes(), server.queryBufferLimit(),
+                who) && !closing) {
+            closing = true;
+            ctx.close();
+        }
+    }
+
+    /** The client as the limit log lines name it (no bytes of its input: they may hold a password). */
+    private String describe() {
+        return "id=" + (session == null ? "?" : Long.toString(session.id())) + " addr=" + remoteAddress()
+                + " laddr=" + localAddress();
     }
 
     /**
@@ -148,6 +169,7 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
             boolean wrote = session != null && session.takeWrote();
             if (d.gatesReplies() && (wrote || !held.isEmpty())) {
                 long seq = d.currentSeq();
+                heldBytes += b.readableBytes();
                 held.add(new HeldReply(seq, b));
                 d.whenDurable(seq, () -> ctx.executor().execute(this::releaseHeld));
                 return;
@@ -155,21 +177,48 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
             server.countOutput(b.readableBytes());
             ctx.writeAndFlush(b, ctx.voidPromise());
         }
+        if (!accountOutput()) {
+            return;
+        }
         if (!ctx.channel().isWritable() && !backpressure && !closing) {
-            long pending = ctx.channel().unsafe().outboundBuffer() == null ? 0
-                    : ctx.channel().unsafe().outboundBuffer().totalPendingWriteBytes();
-            long limit = server.outputBufferHardLimit();
-            if (limit > 0 && pending > limit) {
-                log.warn("closing client {}: output buffer {} bytes over the hard limit {}", session == null ? "?"
-                        : session.id(), pending, limit);
-                closing = true;
-                ctx.close();
-                return;
-            }
             backpressure = true;
             ctx.channel().config().setAutoRead(false);
         }
     }
+
+    /**
+     * Charges the unsent reply bytes (the socket's outbound buffer and the held replies) against the normal
+     * clients' hard limit and the server's budget; closes the connection (false) when either refuses. Unsent
+     * bytes under {@link #UNCHARGED_OUTPUT} are not charged: a socket write can complete after the flush returns
+     * (io_uring), so every reply would otherwise be charged and released through the shared budget. While more
+     * wait in the outbound buffer, an empty write behind them re-counts once they are sent.
+     */
+    private boolean accountOutput() {
+        io.netty.channel.ChannelOutboundBuffer ob = ctx.channel().unsafe().outboundBuffer();
+        long unsent = ob == null ? 0 : ob.totalPendingWriteBytes();
+        long charged = (unsent < UNCHARGED_OUTPUT ? 0 : unsent) + heldBytes;
+        long hard = server.outputBufferHardLimit();
+        if (!buffers.output(hard > 0 && unsent + heldBytes > hard ? unsent + heldBytes : charged, hard,
+                who)) {
+            if (!closing) {
+                closing = true;
+                ctx.close();
+            }
+            return false;
+        }
+        if (unsent >= UNCHARGED_OUTPUT && !drainWatch && !closing) {
+            drainWatch = true;
+            // the listener runs before the outbound buffer drops the empty write's own entry: re-count after it
+            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> ctx.executor().execute(() -> {
+                drainWatch = false;
+                accountOutput();
+            }));
+        }
+        return true;
+    }
+
+    /** Unsent reply bytes of one connection that are not charged to the budget: the flush threshold, 64 KiB. */
+    private static final long UNCHARGED_OUTPUT = 64 * 1024;
 
     /** Sends the held replies whose writes are now durable. On the event loop. */
     private void releaseHeld() {
@@ -177,6 +226,7 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         boolean any = false;
         while (!held.isEmpty() && held.peekFirst().seq() <= durable) {
             HeldReply h = held.pollFirst();
+            heldBytes -= h.bytes().readableBytes();
             if (closing) {
                 h.bytes().release();
                 continue;
@@ -187,6 +237,9 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         }
         if (any) {
             ctx.flush();
+        }
+        if (!closing) {
+            accountOutput();
         }
     }
 
@@ -227,6 +280,8 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         while (!held.isEmpty()) {
             held.pollFirst().bytes().release();
         }
+        heldBytes = 0;
+        buffers.release();
         if (session != null) {
             session.cancelBlocked();
             engine.unwatchAll(session);

@@ -68,6 +68,9 @@ public final class KevyServer implements AutoCloseable, Host {
     private volatile long outputBufferHardLimit;
     private volatile String outputBufferLimits;
     private volatile String saveRules;
+    private volatile long queryBufferLimit;
+    private volatile String maxmemoryClients;
+    private final ClientMemory clientMemory;
     private EventLoopGroup group;
     private volatile Transport transport;
     private Channel serverChannel;
@@ -92,6 +95,10 @@ public final class KevyServer implements AutoCloseable, Host {
         kevy.pubsub().outputLimit(OutputLimit.fromConfig(outputBufferLimits));
         protocolLimits.maxBulkLen(config.get(ServerOptions.PROTO_MAX_BULK_LEN));
         protocolLimits.maxMultibulkLen(config.get(ServerOptions.PROTO_MAX_MULTIBULK_LEN));
+        this.queryBufferLimit = config.get(ServerOptions.CLIENT_QUERY_BUFFER_LIMIT);
+        this.maxmemoryClients = config.get(ServerOptions.MAXMEMORY_CLIENTS);
+        this.clientMemory = new ClientMemory(ServerOptions.memoryOrPercent(maxmemoryClients,
+                Runtime.getRuntime().maxMemory()));
         registerConfig(engine.runtimeConfig());
     }
 
@@ -199,6 +206,12 @@ public final class KevyServer implements AutoCloseable, Host {
                 v -> maxClients = (int) Math.min(Integer.MAX_VALUE, v));
         rc.memory("proto-max-bulk-len", 1024 * 1024, Long.MAX_VALUE, protocolLimits::maxBulkLen,
                 protocolLimits::maxBulkLen);
+        rc.memory("client-query-buffer-limit", 1024 * 1024, Long.MAX_VALUE, () -> queryBufferLimit,
+                v -> queryBufferLimit = v);
+        rc.parsed("maxmemory-clients", () -> maxmemoryClients, RedisConfigCatalog::checkMemoryOrPercent, v -> {
+            clientMemory.budget(ServerOptions.memoryOrPercent(v, Runtime.getRuntime().maxMemory()));
+            maxmemoryClients = v;
+        });
         rc.parsed("client-output-buffer-limit", () -> outputBufferLimits,
                 v -> RedisConfigCatalog.mergeOutputBufferLimits(outputBufferLimits, v), v -> {
                     outputBufferLimits = v;
@@ -246,6 +259,16 @@ public final class KevyServer implements AutoCloseable, Host {
 
     long outputBufferHardLimit() {
         return outputBufferHardLimit;
+    }
+
+    /** {@code client-query-buffer-limit}, bytes. */
+    long queryBufferLimit() {
+        return queryBufferLimit;
+    }
+
+    /** The budget every connection's buffers are charged to ({@code maxmemory-clients}). */
+    ClientMemory clientMemory() {
+        return clientMemory;
     }
 
     /** Counts a new connection; false (and not counted) when maxclients is reached. */
@@ -301,6 +324,12 @@ public final class KevyServer implements AutoCloseable, Host {
             case "clients" -> {
                 fields.put("connected_clients", Integer.toString(connections.get()));
                 fields.put("maxclients", Integer.toString(maxClients));
+                fields.put("client_recent_max_input_buffer", Long.toString(clientMemory.recentMaxInput()));
+                fields.put("client_recent_max_output_buffer", Long.toString(clientMemory.recentMaxOutput()));
+            }
+            case "memory" -> {
+                // Redis's field for the memory of normal clients' buffers: here what ClientBuffers charged
+                fields.put("mem_clients_normal", Long.toString(clientMemory.used()));
             }
             case "stats" -> {
                 fields.put("total_connections_received", Long.toString(connectionsReceived.sum()));

@@ -390,7 +390,7 @@ public final class RedisConfigCatalog {
     }
 
     /** {@code maxmemory-clients}: a memory value, or a percentage up to 100 written {@code N%}. */
-    static String checkMemoryOrPercent(String v) {
+    public static String checkMemoryOrPercent(String v) {
         if (v.length() > 1 && v.endsWith("%")) {
             Long p = RedisNumbers.isLong(Bytes.utf8(v.substring(0, v.length() - 1)))
                     ? RedisNumbers.parseLong(Bytes.utf8(v.substring(0, v.length() - 1))) : null;

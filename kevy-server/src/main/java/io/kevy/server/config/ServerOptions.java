@@ -1,5 +1,6 @@
 package io.kevy.server.config;
 
+import io.kevy.engine.config.RedisConfigCatalog;
 import java.util.List;
 import java.util.Set;
 
@@ -59,16 +60,36 @@ public final class ServerOptions {
             "limits.client_output_buffer_limit", "KEVY_CLIENT_OUTPUT_BUFFER_LIMIT", 0, 0, Long.MAX_VALUE, "",
             "Hard limit of unsent reply bytes per client before it is disconnected; 0 means none (Redis's default "
                     + "for normal clients). A client that does not read is paused before this is reached.");
+    /**
+     * Redis's {@code client-query-buffer-limit}, with a default for a JVM: an eighth of the max heap, at most
+     * Redis's 1gb. Redis's 1gb assumes the machine's memory; on a JVM the heap is the bound, and a default heap
+     * (a quarter of RAM) or a container's {@code -Xmx1g} would let one client's half-sent command take all of it.
+     * An eighth leaves one client at most half of the {@link #MAXMEMORY_CLIENTS} default.
+     */
+    public static final ServerOption<Long> CLIENT_QUERY_BUFFER_LIMIT = ServerOption.size(
+            "limits.client_query_buffer_limit", "KEVY_CLIENT_QUERY_BUFFER_LIMIT", defaultQueryBufferLimit(),
+            defaultQueryBufferLimit(), Long.MAX_VALUE, "",
+            "Most bytes one client's partial command may hold (received bytes plus parsed arguments); the client "
+                    + "is closed past it. 0 means the default: an eighth of the max heap, at most 1gb (Redis: 1gb).");
+    /**
+     * Redis's {@code maxmemory-clients} as kevy applies it: the budget of every client's buffered input and
+     * output together, a size or a percentage of the max heap; the default, 25%, leaves three quarters of the
+     * heap to the data, the feed backlogs and the collector's headroom.
+     */
+    public static final ServerOption<String> MAXMEMORY_CLIENTS = ServerOption.string("limits.maxmemory_clients",
+            "KEVY_MAXMEMORY_CLIENTS", "25%", "Budget of all clients' buffered input and output together, a size or "
+                    + "N% of the max heap; a client whose buffers would take the total past it is closed. 0 means "
+                    + "none.", ServerOptions::checkMemoryOrPercent);
 
     public static final ServerOption<String> CLIENT_OUTPUT_BUFFER_LIMIT_PUBSUB = ServerOption.string(
             "limits.client_output_buffer_limit_pubsub", "KEVY_CLIENT_OUTPUT_BUFFER_LIMIT_PUBSUB", "32mb 8mb 60",
             "Pub/Sub subscribers' output limit as '<hard> <soft> <soft-seconds>' (Redis's client-output-buffer-limit "
                     + "pubsub): a subscriber past hard, or past soft for longer than the seconds, is disconnected; "
-                    + "0 turns a limit off.", s -> io.kevy.engine.config.RedisConfigCatalog.mergeOutputBufferLimits(
+                    + "0 turns a limit off.", s -> RedisConfigCatalog.mergeOutputBufferLimits(
                             "pubsub 0 0 0", "pubsub " + s).substring("pubsub ".length()));
     public static final ServerOption<String> NOTIFY_KEYSPACE_EVENTS = ServerOption.string("notify_keyspace_events",
             "KEVY_NOTIFY_KEYSPACE_EVENTS", "", "Keyspace notifications to publish, as Redis's notify-keyspace-events "
-                    + "(e.g. 'KEA'); empty means none.", io.kevy.engine.config.RedisConfigCatalog::normalizeKeyspaceEvents);
+                    + "(e.g. 'KEA'); empty means none.", RedisConfigCatalog::normalizeKeyspaceEvents);
 
     public static final ServerOption<Boolean> AOF = ServerOption.bool("persistence.aof", "KEVY_AOF", true,
             "Write every effect frame to the per-shard append-only file (aof-{i}.aof).");
@@ -103,9 +124,9 @@ public final class ServerOptions {
     /** Every option, in documentation order. */
     public static final List<ServerOption<?>> ALL = List.of(BIND, PORT, SHARDS, DIR, REQUIREPASS, MAXCLIENTS,
             IO_THREADS, TRANSPORT, HZ, PROTO_MAX_BULK_LEN, PROTO_MAX_MULTIBULK_LEN, CLIENT_OUTPUT_BUFFER_LIMIT,
-            CLIENT_OUTPUT_BUFFER_LIMIT_PUBSUB, NOTIFY_KEYSPACE_EVENTS, AOF, APPENDFSYNC,
-            SAVE, AUTO_AOF_REWRITE_PERCENTAGE, AUTO_AOF_REWRITE_MIN_SIZE, AOF_LOAD_CORRUPT, REDISTRIBUTE, FEED_ENABLED,
-            FEED_BUFFER_SIZE);
+            CLIENT_QUERY_BUFFER_LIMIT, MAXMEMORY_CLIENTS, CLIENT_OUTPUT_BUFFER_LIMIT_PUBSUB, NOTIFY_KEYSPACE_EVENTS,
+            AOF, APPENDFSYNC, SAVE, AUTO_AOF_REWRITE_PERCENTAGE, AUTO_AOF_REWRITE_MIN_SIZE, AOF_LOAD_CORRUPT,
+            REDISTRIBUTE, FEED_ENABLED, FEED_BUFFER_SIZE);
 
     private ServerOptions() {
     }
@@ -118,6 +139,40 @@ public final class ServerOptions {
             }
         }
         return null;
+    }
+
+    /** An eighth of the JVM's max heap, at most 1gb, at least 1mb (Redis's minimum). */
+    static long defaultQueryBufferLimit() {
+        return Math.max(Sizes.MB, Math.min(Sizes.GB, Runtime.getRuntime().maxMemory() / 8));
+    }
+
+    /**
+     * The bytes a {@code maxmemory-clients} value stands for: a size, or {@code N%} (0 to 100) of
+     * {@code maxHeap}.
+     *
+     * @throws IllegalArgumentException when it is neither
+     */
+    public static long memoryOrPercent(String value, long maxHeap) {
+        String v = checkMemoryOrPercent(value);
+        if (v.endsWith("%")) {
+            return maxHeap / 100 * Long.parseLong(v.substring(0, v.length() - 1));
+        }
+        return Long.parseLong(v);
+    }
+
+    static String checkMemoryOrPercent(String s) {
+        String t = s.trim();
+        if (t.length() > 1 && t.endsWith("%")) {
+            String digits = t.substring(0, t.length() - 1);
+            if (!digits.chars().allMatch(Character::isDigit) || digits.length() > 3
+                    || Integer.parseInt(digits) > 100) {
+                throw new IllegalArgumentException("must be a size or a percentage from 0% to 100%, got '" + s + "'");
+            }
+            return Integer.parseInt(digits) + "%";
+        }
+        Object v = t.chars().allMatch(Character::isDigit) && !t.isEmpty() && t.length() < 19
+                ? (Object) Long.parseLong(t) : t;
+        return Long.toString(Sizes.parse(v));
     }
 
     static String checkSaveRules(String s) {
