@@ -62,6 +62,14 @@ public interface Durability {
         action.run();
     }
 
+    /**
+     * True once an fsync failed: the changes it covered may be lost, so replies waiting for {@link #whenDurable}
+     * are never sent as acknowledgements (Redis #8347); {@link #writeError} stays set until a restart.
+     */
+    default boolean fsyncFailed() {
+        return false;
+    }
+
     /** Why writes are refused right now (an AOF write error), or null when they are accepted. */
     default String writeError() {
         return null;

@@ -36,7 +36,10 @@ public final class Persistence implements Durability, AutoCloseable {
     private final Engine engine;
     private final PersistenceConfig cfg;
     private final Path dir;
-    private final AofWriter aof;
+    /** Null when the AOF is disabled, or until the boot writes a full disk deferred are done ({@link #pending}). */
+    private volatile AofWriter aof;
+    /** The boot whose writes wait for space (writes are refused meanwhile), or null. */
+    private volatile BootLoader pending;
     /** How long {@link #close()} waits for an interrupted background save to stop, seconds. */
     private static final long BACKGROUND_STOP_SECONDS = 60;
     private final ScheduledExecutorService background;
@@ -64,7 +67,9 @@ public final class Persistence implements Durability, AutoCloseable {
     private final long loadedKeys;
     private final DataDirLock dirLock;
 
-    private Persistence(Engine engine, PersistenceConfig cfg, AofWriter aof, long loadedKeys, DataDirLock dirLock) {
+    private Persistence(Engine engine, PersistenceConfig cfg, AofWriter aof, long loadedKeys, DataDirLock dirLock,
+                        BootLoader pending) {
+        this.pending = pending;
         this.engine = engine;
         this.dirLock = dirLock;
         this.cfg = cfg;
@@ -111,13 +116,40 @@ public final class Persistence implements Durability, AutoCloseable {
     }
 
     private static Persistence boot(Engine engine, PersistenceConfig cfg, DataDirLock lock) throws IOException {
-        BootLoader.ShardBoot[] boots = new BootLoader(engine, cfg).boot();
+        BootLoader loader = new BootLoader(engine, cfg);
+        BootLoader.ShardBoot[] boots = loader.boot();
         long keys = 0;
         for (BootLoader.ShardBoot b : boots) {
             keys += b.keys();
         }
+        if (!loader.deferred().isEmpty()) {
+            return new Persistence(engine, cfg, null, keys, lock, loader);
+        }
         AofWriter aof = cfg.aof() ? AofWriter.open(engine, cfg.dir(), cfg.fsync()) : null;
-        return new Persistence(engine, cfg, aof, keys, lock);
+        return new Persistence(engine, cfg, aof, keys, lock, null);
+    }
+
+    /**
+     * Once a second while boot writes wait for space: retries them all under every shard's lock and opens the
+     * AOF writer before releasing the locks, so no frame falls between the new files and the writer. Writes are
+     * accepted from then on.
+     */
+    private void retryDeferredBoot() {
+        BootLoader b = pending;
+        if (b == null || closed.get()) {
+            return;
+        }
+        engine.lockAll();
+        try {
+            b.completeDeferred();
+            aof = cfg.aof() ? AofWriter.open(engine, dir, cfg.fsync()) : null;
+            pending = null;
+            log.info("the boot files of shards deferred for want of space are written: writes are accepted");
+        } catch (IOException e) {
+            log.debug("deferred boot writes still fail: {}", e.getMessage());
+        } finally {
+            engine.unlockAll();
+        }
     }
 
     public PersistenceConfig config() {
@@ -150,6 +182,9 @@ public final class Persistence implements Durability, AutoCloseable {
 
     @Override
     public String save() {
+        if (pending != null) {
+            return writeError();
+        }
         if (!busy.compareAndSet(false, true)) {
             return "ERR Background save already in progress";
         }
@@ -166,6 +201,9 @@ public final class Persistence implements Durability, AutoCloseable {
 
     @Override
     public String bgsave(boolean schedule) {
+        if (pending != null) {
+            return writeError();
+        }
         if (!busy.compareAndSet(false, true)) {
             if (schedule) {
                 bgsaveScheduled = true;
@@ -181,6 +219,9 @@ public final class Persistence implements Durability, AutoCloseable {
 
     @Override
     public String bgrewriteaof() {
+        if (pending != null) {
+            return writeError();
+        }
         if (aof == null) {
             return "ERR the AOF is disabled (persistence.aof = false)";
         }
@@ -315,6 +356,10 @@ public final class Persistence implements Durability, AutoCloseable {
     /** The save rules and the AOF growth trigger, once a second. */
     private void tick() {
         try {
+            if (pending != null) {
+                retryDeferredBoot();
+                return;
+            }
             long now = engine.clock().millis();
             List<PersistenceConfig.SaveRule> rules = saveRules;
             if (!busy.get() && !rules.isEmpty()) {
@@ -396,8 +441,18 @@ public final class Persistence implements Durability, AutoCloseable {
     }
 
     @Override
+    public boolean fsyncFailed() {
+        return aof != null && aof.fsyncFailed();
+    }
+
+    @Override
     public String writeError() {
-        String e = aof == null ? null : aof.lastError();
+        BootLoader b = pending;
+        if (b != null) {
+            return "MISCONF Errors writing to the AOF file: " + b.deferredError();
+        }
+        AofWriter w = aof;
+        String e = w == null ? null : w.lastError();
         return e == null ? null : "MISCONF Errors writing to the AOF file: " + e;
     }
 
@@ -427,6 +482,11 @@ public final class Persistence implements Durability, AutoCloseable {
             background.awaitTermination(10, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (pending != null) {
+            log.info("stopping with boot writes still waiting for space: no save, no clean-shutdown marker (the "
+                    + "next start begins new generations)");
+            return;
         }
         boolean doSave = save == null ? !saveRules.isEmpty() && aof == null : save;
         boolean saved = false;
@@ -516,7 +576,7 @@ public final class Persistence implements Durability, AutoCloseable {
         field(out, "aof_current_rewrite_time_sec", rewriteInProgress ? runningSeconds : -1);
         out.append("aof_last_bgrewrite_status:").append(lastRewriteOk ? "ok" : "err").append("\r\n");
         field(out, "aof_rewrites", rewrites.get());
-        out.append("aof_last_write_status:").append(aofOn && aof.lastError() != null ? "err" : "ok").append("\r\n");
+        out.append("aof_last_write_status:").append(writeError() != null ? "err" : "ok").append("\r\n");
         if (aofOn) {
             long size = 0;
             long base = 0;
