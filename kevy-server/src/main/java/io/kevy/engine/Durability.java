@@ -63,6 +63,14 @@ public interface Durability {
     }
 
     /**
+     * Shard {@code shard}'s fsynced position for {@code FEED.READ ... DURABLE}, or null when frames are never
+     * fsynced on a schedule (no AOF, or {@code appendfsync no}).
+     */
+    default io.kevy.feed.DurableBound durableBound(int shard) {
+        return null;
+    }
+
+    /**
      * True once an fsync failed: the changes it covered may be lost, so replies waiting for {@link #whenDurable}
      * are never sent as acknowledgements (Redis #8347); {@link #writeError} stays set until a restart.
      */

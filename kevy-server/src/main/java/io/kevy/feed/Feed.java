@@ -92,7 +92,17 @@ public final class Feed {
      * @throws IllegalStateException when the feed is disabled
      */
     public FeedRead open(int index, long generation, long offset, int count, PrefixFilter filter) {
-        return new FeedRead(backlog(index), generation, offset, count, filter);
+        return open(index, generation, offset, count, filter, null);
+    }
+
+    /**
+     * As above; with {@code durable} non-null (FEED.READ DURABLE) only frames below its bound are served.
+     *
+     * @throws IllegalStateException when the feed is disabled
+     */
+    public FeedRead open(int index, long generation, long offset, int count, PrefixFilter filter,
+                         DurableBound durable) {
+        return new FeedRead(backlog(index), generation, offset, count, filter, durable);
     }
 
     /**

@@ -98,6 +98,8 @@ public final class AofWriter implements EffectListener, AutoCloseable {
         FileChannel channel;
         FileChannel nextChannel;
         boolean dirty;
+        // FEED.READ DURABLE's bound; set at open
+        DurableFrames durable;
         // read by INFO and the rewrite trigger
         volatile long size;
         volatile long nextSize;
@@ -133,6 +135,8 @@ public final class AofWriter implements EffectListener, AutoCloseable {
             l.baseSize = l.size;
             l.channel.position(l.size);
             FileFaults.synced(p, l.size);
+            Shard s = engine.shard(l.index); // before clients: boot's frames are durable (fsynced by boot or close)
+            l.durable = new DurableFrames(s.generation(), s.nextOffset());
         }
         for (int i = 0; i < w.logs.length; i++) {
             engine.shard(i).addListener(w);
@@ -178,6 +182,7 @@ public final class AofWriter implements EffectListener, AutoCloseable {
         } else {
             l.current.writeFrame(frame);
         }
+        l.durable.appended(shard.generation(), offset + 1);
         appendSeq.incrementAndGet();
         if (fsync == Fsync.ALWAYS || idle || l.current.size() >= EAGER_WRITE_BYTES) {
             signal();
@@ -186,6 +191,7 @@ public final class AofWriter implements EffectListener, AutoCloseable {
 
     @Override
     public void onStreamReset(Shard shard, long generation, long nextOffset) {
+        logs[shard.index()].durable.appended(generation, nextOffset);
         rotate(shard.index(), new Rotation(Rotation.Kind.RESET, generation, nextOffset, new CompletableFuture<>()));
     }
 
@@ -267,6 +273,14 @@ public final class AofWriter implements EffectListener, AutoCloseable {
     /** The last write or fsync error, or null when the AOF is healthy. */
     public String lastError() {
         return lastError;
+    }
+
+    /**
+     * Shard {@code index}'s fsynced position, for {@code FEED.READ ... DURABLE}. Under {@link Fsync#NO} it moves
+     * only at the fsyncs of a rewrite, SAVE or shutdown.
+     */
+    public io.kevy.feed.DurableBound durableFrames(int index) {
+        return logs[index].durable;
     }
 
     /** True once an fsync failed: writes stay refused until a restart (see the class's design note). */
@@ -353,10 +367,12 @@ public final class AofWriter implements EffectListener, AutoCloseable {
         }
         long target = appendSeq.get();
         List<List<Object>> taken = new ArrayList<>(logs.length);
+        DurableFrames.Position[] reached = new DurableFrames.Position[logs.length];
         for (ShardLog l : logs) {
             Shard s = engine.shard(l.index);
             s.lock().lock();
             try {
+                reached[l.index] = l.durable.taken();
                 List<Object> ops = l.ops;
                 if (l.current.size() > 0) {
                     ops.add(l.current);
@@ -402,6 +418,9 @@ public final class AofWriter implements EffectListener, AutoCloseable {
                     lastFsyncNanos = System.nanoTime();
                     forceFsync = false;
                     durableSeq = target;
+                    for (ShardLog l : logs) {
+                        l.durable.durable(reached[l.index]);
+                    }
                 }
             }
             if (lastError != null) {
@@ -520,6 +539,7 @@ public final class AofWriter implements EffectListener, AutoCloseable {
                 l.size = l.channel.size();
                 l.baseSize = l.size;
                 FileFaults.synced(p, l.size);
+                l.durable.durable(new DurableFrames.Position(r.generation(), r.baseOffset()));
             }
             case BEGIN_NEXT -> {
                 Path p = nextPath(dir, l.index);

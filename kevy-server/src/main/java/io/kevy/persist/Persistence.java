@@ -441,6 +441,12 @@ public final class Persistence implements Durability, AutoCloseable {
     }
 
     @Override
+    public io.kevy.feed.DurableBound durableBound(int shard) {
+        AofWriter w = aof;
+        return w == null || w.fsync() == Fsync.NO ? null : w.durableFrames(shard);
+    }
+
+    @Override
     public boolean fsyncFailed() {
         return aof != null && aof.fsyncFailed();
     }

@@ -11,6 +11,7 @@ import io.kevy.engine.BlockedClient;
 import io.kevy.engine.ErrorReply;
 import io.kevy.engine.Errors;
 import io.kevy.engine.ReplySink;
+import io.kevy.feed.DurableBound;
 import io.kevy.feed.Feed;
 import io.kevy.feed.FeedRead;
 import io.kevy.feed.FeedReplies;
@@ -40,7 +41,7 @@ final class FeedCommands {
                 .handler(FeedCommands::tail));
         t.add(command("feed.read", -4).flags(READONLY, BLOCKING, LOADING, STALE).group("server").since("1.0.0")
                 .summary("Reads frames of a shard from a cursor: FEED.READ shard generation offset [COUNT n] "
-                        + "[PREFIX p ...] [BLOCK ms].")
+                        + "[PREFIX p ...] [BLOCK ms] [DURABLE] (DURABLE: only frames the AOF has fsynced).")
                 .handler(FeedCommands::read));
         t.add(command("prefix.stats", 2).flags(READONLY, LOADING, STALE).group("server").since("1.0.0")
                 .summary("Counts live keys under a byte prefix across all shards, and those with a TTL (O(keys)).")
@@ -75,7 +76,13 @@ final class FeedCommands {
         int count = Feed.DEFAULT_COUNT;
         List<byte[]> prefixes = new ArrayList<>(0);
         long blockMs = -1;
+        boolean durableOnly = false;
         for (int i = 4; i < c.argc(); i += 2) {
+            if (c.argIs(i, "durable")) { // ours: a flag, so the next word is the next option
+                durableOnly = true;
+                i--;
+                continue;
+            }
             boolean hasValue = i + 1 < c.argc();
             if (c.argIs(i, "count")) {
                 if (!hasValue) {
@@ -103,8 +110,15 @@ final class FeedCommands {
         if (!feed.enabled()) {
             throw Call.fail(FeedReplies.DISABLED);
         }
+        DurableBound bound = null;
+        if (durableOnly) {
+            bound = c.engine().durability().durableBound((int) shard);
+            if (bound == null) {
+                throw Call.fail(FeedReplies.DURABLE_UNAVAILABLE);
+            }
+        }
         // 4. the cursor, on the owning shard
-        FeedRead read = feed.open((int) shard, generation, offset, count, PrefixFilter.of(prefixes));
+        FeedRead read = feed.open((int) shard, generation, offset, count, PrefixFilter.of(prefixes), bound);
         FeedRead.Result result = read.step();
         if (result != null) {
             FeedReplies.write(c.reply(), result);
