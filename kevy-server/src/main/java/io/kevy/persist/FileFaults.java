@@ -40,6 +40,11 @@ public final class FileFaults {
         control = dir;
     }
 
+    /** True when a control directory is set (the fault tests); false in production. */
+    static boolean active() {
+        return control != null;
+    }
+
     /** Before a data-file write: fails as a full disk would when {@code nospace} is present. */
     static void beforeWrite() throws IOException {
         Path c = control;

@@ -225,6 +225,9 @@ public final class Persistence implements Durability, AutoCloseable {
         if (aof == null) {
             return "ERR the AOF is disabled (persistence.aof = false)";
         }
+        if (aof.fsyncFailed()) { // its files are written no more until a restart
+            return writeError();
+        }
         if (!busy.compareAndSet(false, true)) {
             return rewriteInProgress ? "ERR Background append only file rewriting already in progress"
                     : "ERR Background save in progress; try again when it is done";
