@@ -41,6 +41,21 @@ class MetaFilesCorruptionTest {
     }
 
     @Test
+    void aCraftedStaleListDeletesOnlyTheShardsOwnFiles(@TempDir Path outside) throws IOException {
+        Path victim = Files.writeString(outside.resolve("victim"), "keep me");
+        Path ready = Files.createDirectories(dir.resolve("redistribute.ready"));
+        Files.writeString(dir.resolve("aof-7.aof"), "old");
+        Files.writeString(dir.resolve("notes.txt"), "keep me too");
+        Files.write(ready.resolve("stale"), ("../" + outside.getFileName() + "/victim\n" + victim + "\nnotes.txt\n"
+                + "aof-7.aof\n\u00ff\u00fe\n").getBytes(StandardCharsets.ISO_8859_1));
+        Redistribution.recover(dir);
+        assertThat(victim).exists();
+        assertThat(dir.resolve("notes.txt")).exists();
+        assertThat(dir.resolve("aof-7.aof")).as("a listed shard file is deleted").doesNotExist();
+        assertThat(ready).doesNotExist();
+    }
+
+    @Test
     void aBadGenerationFileOrMarkerMeansANewGeneration() throws IOException {
         byte[][] bad = {"99999999999999999999".getBytes(StandardCharsets.US_ASCII), {(byte) 0xfe, 1, 2},
             new byte[1 << 20], "12 x".getBytes(StandardCharsets.US_ASCII)};
