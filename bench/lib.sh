@@ -23,7 +23,7 @@ trap cleanup EXIT
 
 # Rebuilds bench/target/benchmarks.jar (and kevy-server.jar) when a source or pom is newer than it.
 build_if_stale() {
-  package_if_stale "$BENCH_JAR" bench kevy-common kevy-server feed-client
+  package_if_stale "$BENCH_JAR" bench kevy-common kevy-server feed-client feed-client-embedded
   package_if_stale "$KEVY_JAR" kevy-server kevy-common
 }
 

@@ -6,6 +6,7 @@ import io.kevy.embedded.Store;
 import io.kevy.feed.FeedCursor;
 import io.kevy.feed.client.Change;
 import io.kevy.feed.client.Cursor;
+import io.kevy.feed.client.EmbeddedFeedSource;
 import io.kevy.feed.client.FeedConsumer;
 import io.kevy.feed.client.FeedSource;
 import io.kevy.feed.client.FrameBatch;
@@ -35,7 +36,7 @@ import org.HdrHistogram.Histogram;
  *       (the raw FEED.READ rate), then with a {@link FeedConsumer} from EARLIEST (decode + handler). Figures:
  *       frames per second.</li>
  *   <li>{@code drain-embedded --frames N}: the same against an in-process {@link Store}:
- *       {@link Store#changesSince} in a loop, then a FeedConsumer over {@link FeedSource#embedded}.</li>
+ *       {@link Store#changesSince} in a loop, then a FeedConsumer over {@link EmbeddedFeedSource#of}.</li>
  *   <li>{@code latency --port P --rates 1000,10000,50000 --seconds S}: for each rate and for BLOCK and for
  *       polling ({@code block(Duration.ZERO)}, default poll interval 1-100 ms), one writer sends
  *       {@code SET lat:<i> x} at a fixed rate (asynchronously, so a slow reply does not lower the rate) while
@@ -138,7 +139,7 @@ public final class FeedBench {
             double secs = timed(() -> read[0] = readEmbedded(store, start, frames));
             out.figure("drain.embedded.changesSince", read[0] / secs, "frames/s",
                     "Store.changesSince limit " + COUNT + " in a loop, " + read[0] + " frames");
-            try (FeedSource source = FeedSource.embedded(store)) {
+            try (FeedSource source = EmbeddedFeedSource.of(store)) {
                 consumerDrain(out, "drain.embedded.consumer", source, frames);
             }
         }

@@ -1,8 +1,8 @@
 package io.kevy.embedded;
 
-import io.kevy.engine.ClientChannel;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.Session;
+import io.kevy.engine.session.ClientChannel;
+import io.kevy.engine.session.Session;
+import io.kevy.resp.ReplySink;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.LinkedBlockingQueue;

@@ -1,7 +1,7 @@
 package io.kevy.embedded;
 
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.ReplySink;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.resp.ReplySink;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

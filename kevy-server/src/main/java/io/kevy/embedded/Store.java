@@ -1,9 +1,10 @@
 package io.kevy.embedded;
 
+import io.kevy.boot.KevyInstance;
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
-import io.kevy.engine.Session;
 import io.kevy.engine.command.Dispatcher;
+import io.kevy.engine.session.Session;
 import io.kevy.feed.Feed;
 import io.kevy.feed.FeedCursor;
 import io.kevy.feed.FeedFrame;
@@ -46,6 +47,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Store implements AutoCloseable {
     private final Config config;
+    private final KevyInstance kevy;
     private final Engine engine;
     private final Set<EmbeddedChannel> parked = ConcurrentHashMap.newKeySet();
     private final Set<Runnable> waitingReads = ConcurrentHashMap.newKeySet();
@@ -54,10 +56,11 @@ public final class Store implements AutoCloseable {
 
     private Store(Config config) throws IOException {
         this.config = config;
-        this.engine = new Engine(EngineConfig.defaults().withShards(1).withHz(config.hz())
-                .withFeed(config.feedConfig()));
+        this.kevy = KevyInstance.assemble(EngineConfig.defaults().withShards(1).withHz(config.hz()),
+                config.feedConfig());
+        this.engine = kevy.engine();
         try {
-            this.persistence = config.persistence() == null ? null : Persistence.start(engine, config.persistence());
+            this.persistence = config.persistence() == null ? null : kevy.startPersistence(config.persistence());
         } catch (IOException | RuntimeException e) {
             engine.close();
             throw e;
@@ -112,6 +115,11 @@ public final class Store implements AutoCloseable {
         return engine;
     }
 
+    /** The assembled parts: engine, feed, dispatcher (for the in-module test harness). */
+    KevyInstance instance() {
+        return kevy;
+    }
+
     /* ---------------- generic commands ---------------- */
 
     /**
@@ -136,7 +144,7 @@ public final class Store implements AutoCloseable {
         Session session = engine.sessions().open(channel, engine.clock().millis(), true);
         try {
             ReplyTree out = new ReplyTree();
-            Dispatcher.Outcome outcome = engine.dispatcher().dispatch(session, args, out);
+            Dispatcher.Outcome outcome = kevy.dispatcher().dispatch(session, args, out);
             if (outcome != Dispatcher.Outcome.BLOCKED) {
                 return out.result();
             }
@@ -332,7 +340,7 @@ public final class Store implements AutoCloseable {
     /** Live keys starting with {@code prefix} and how many have a TTL (PREFIX.STATS; works without the feed). */
     public PrefixInfo infoPrefix(byte[] prefix) {
         ensureOpen();
-        Feed.PrefixStats st = engine.feed().prefixStats(prefix.clone());
+        Feed.PrefixStats st = kevy.feed().prefixStats(prefix.clone());
         return new PrefixInfo(st.keys(), st.expires());
     }
 
@@ -343,7 +351,7 @@ public final class Store implements AutoCloseable {
 
     private Feed feed() {
         ensureOpen();
-        Feed feed = engine.feed();
+        Feed feed = kevy.feed();
         if (!feed.enabled()) {
             throw new FeedException.Disabled();
         }

@@ -1,5 +1,7 @@
 package io.kevy.engine;
 
+import io.kevy.resp.EncodedEffect;
+
 /**
  * Receives every effect frame a shard emits (feed contract §7), in offset order, while the shard's lock is
  * held: the feed backlog and the AOF writer are listeners, so state, feed and AOF cannot disagree.

@@ -1,10 +1,13 @@
 package io.kevy.engine;
 
 import io.kevy.common.Slots;
-import io.kevy.engine.command.CommandStats;
-import io.kevy.engine.command.CommandTable;
-import io.kevy.engine.command.Dispatcher;
-import io.kevy.feed.Feed;
+import io.kevy.engine.config.EncodingLimits;
+import io.kevy.engine.config.RedisConfigCatalog;
+import io.kevy.engine.config.RuntimeConfig;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.session.Session;
+import io.kevy.engine.session.Sessions;
+import io.kevy.engine.session.WatchedKey;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,9 +25,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The storage engine: N {@link Shard}s, the command table, the sessions, the runtime config and the cron that
- * expires keys actively. The network server and the embedded store each own one engine and run commands
- * through its {@link #dispatcher()}.
+ * The storage engine: N {@link Shard}s, the sessions, the runtime config, the statistics and the cron that
+ * expires keys actively. It knows neither the command table nor the feed nor persistence: those are built
+ * around it and attach to its shards as {@link EffectListener}s ({@code io.kevy.boot.KevyInstance} assembles
+ * them for the network server and the embedded store).
  *
  * <p>Thread-safe. Shard state is guarded by each shard's lock; see {@link Shard} for the locking rules.
  * Close it to stop the cron.
@@ -37,9 +41,6 @@ public final class Engine implements AutoCloseable {
 
     private final EngineConfig config;
     private final Shard[] shards;
-    private final CommandTable commands;
-    private final CommandStats commandStats;
-    private final Dispatcher dispatcher;
     private final Sessions sessions = new Sessions();
     private final RuntimeConfig runtimeConfig = new RuntimeConfig();
     private final long startedAtMs;
@@ -57,7 +58,6 @@ public final class Engine implements AutoCloseable {
     private volatile String requirePass;
     private volatile int hz;
     private volatile boolean activeExpire = true;
-    private final Feed feed;
     private volatile ScheduledExecutorService cron;
     private volatile ScheduledThreadPoolExecutor timer;
     private volatile boolean closed;
@@ -68,11 +68,6 @@ public final class Engine implements AutoCloseable {
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new Shard(this, i, newGeneration(0));
         }
-        this.feed = new Feed(this, config.feed());
-        registerInfoSection("feed", feed::writeInfo);
-        this.commands = CommandTable.standard();
-        this.commandStats = new CommandStats(commands);
-        this.dispatcher = new Dispatcher(this);
         this.startedAtMs = config.clock().millis();
         this.hz = config.hz();
         RedisConfigCatalog.register(runtimeConfig);
@@ -112,11 +107,6 @@ public final class Engine implements AutoCloseable {
         return shards[Slots.shard(key, shards.length)];
     }
 
-    /** The change feed (on or off per {@link EngineConfig#feed()}). */
-    public Feed feed() {
-        return feed;
-    }
-
     /**
      * The engine's timer (one daemon thread, cancelled tasks removed at once): timeouts of blocked clients.
      * Tasks must be short: they only hand work to the owning session's thread.
@@ -143,19 +133,6 @@ public final class Engine implements AutoCloseable {
             }
         }
         return t;
-    }
-
-    public CommandTable commands() {
-        return commands;
-    }
-
-    /** This engine's command statistics (INFO commandstats). */
-    public CommandStats commandStats() {
-        return commandStats;
-    }
-
-    public Dispatcher dispatcher() {
-        return dispatcher;
     }
 
     public Sessions sessions() {
@@ -257,15 +234,14 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * CONFIG RESETSTAT: clears keyspace hits and misses, error and command statistics, the shards' expired-key
-     * counters, and the host's counters.
+     * CONFIG RESETSTAT: clears keyspace hits and misses, error statistics, the shards' expired-key counters,
+     * and the host's counters (the dispatcher clears the command statistics).
      */
     public void resetStats() {
         keyspaceHits.reset();
         keyspaceMisses.reset();
         errorReplies.reset();
         errorCounts.clear();
-        commandStats.reset();
         for (Shard s : shards) {
             s.lock().lock();
             try {

@@ -1,16 +1,13 @@
 package io.kevy.engine;
 
-import io.kevy.feed.FeedConfig;
-
 /**
  * What an {@link Engine} is built with. Immutable; use the {@code with*} methods.
  *
  * @param shards   number of shards, at least 1 (feed contract §2)
  * @param clock    the wall clock for TTLs and time replies
  * @param hz       active-expiry and rehash cycles per second (Redis's {@code hz}), 1..500
- * @param feed     the change feed: on or off, and its backlog budget per shard (feed contract §3)
  */
-public record EngineConfig(int shards, Clock clock, int hz, FeedConfig feed) {
+public record EngineConfig(int shards, Clock clock, int hz) {
     /** Default {@code hz}, as Redis. */
     public static final int DEFAULT_HZ = 10;
 
@@ -24,30 +21,22 @@ public record EngineConfig(int shards, Clock clock, int hz, FeedConfig feed) {
         if (hz < 1 || hz > 500) {
             throw new IllegalArgumentException("hz must be in [1, 500], got " + hz);
         }
-        if (feed == null) {
-            throw new IllegalArgumentException("feed must not be null");
-        }
     }
 
-    /** One shard per available processor, the system clock, hz 10, the feed off. */
+    /** One shard per available processor, the system clock, hz 10. */
     public static EngineConfig defaults() {
-        return new EngineConfig(Runtime.getRuntime().availableProcessors(), Clock.system(), DEFAULT_HZ,
-                FeedConfig.disabled());
+        return new EngineConfig(Runtime.getRuntime().availableProcessors(), Clock.system(), DEFAULT_HZ);
     }
 
     public EngineConfig withShards(int shards) {
-        return new EngineConfig(shards, clock, hz, feed);
+        return new EngineConfig(shards, clock, hz);
     }
 
     public EngineConfig withClock(Clock clock) {
-        return new EngineConfig(shards, clock, hz, feed);
+        return new EngineConfig(shards, clock, hz);
     }
 
     public EngineConfig withHz(int hz) {
-        return new EngineConfig(shards, clock, hz, feed);
-    }
-
-    public EngineConfig withFeed(FeedConfig feed) {
-        return new EngineConfig(shards, clock, hz, feed);
+        return new EngineConfig(shards, clock, hz);
     }
 }

@@ -1,5 +1,9 @@
 package io.kevy.engine;
 
+import io.kevy.engine.session.Session;
+import io.kevy.engine.session.WatchedKey;
+import io.kevy.engine.text.Bytes;
+import io.kevy.resp.FrameKeys;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;

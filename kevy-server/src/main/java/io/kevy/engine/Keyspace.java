@@ -1,8 +1,11 @@
 package io.kevy.engine;
 
+import io.kevy.engine.error.CommandException;
+import io.kevy.engine.error.Errors;
 import io.kevy.engine.struct.Dict;
 import io.kevy.engine.struct.InlineStringNode;
 import io.kevy.engine.type.RedisValue;
+import io.kevy.engine.type.ValueType;
 import java.util.IdentityHashMap;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;

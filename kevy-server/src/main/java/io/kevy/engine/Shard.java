@@ -1,5 +1,8 @@
 package io.kevy.engine;
 
+import io.kevy.resp.EncodedEffect;
+import io.kevy.resp.RequestBytes;
+import io.kevy.resp.Verbs;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 

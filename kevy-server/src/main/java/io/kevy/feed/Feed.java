@@ -1,9 +1,9 @@
 package io.kevy.feed;
 
-import io.kevy.engine.Bytes;
 import io.kevy.engine.Engine;
 import io.kevy.engine.Keyspace;
 import io.kevy.engine.Shard;
+import io.kevy.engine.text.Bytes;
 
 /**
  * An engine's change feed (feed contract §3-§8): whether it is on, one {@link FeedBacklog} per shard when it

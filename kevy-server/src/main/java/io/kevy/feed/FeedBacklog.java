@@ -1,10 +1,10 @@
 package io.kevy.feed;
 
 import io.kevy.engine.EffectListener;
-import io.kevy.engine.EncodedEffect;
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.RespFrames;
 import io.kevy.engine.Shard;
+import io.kevy.engine.text.RedisNumbers;
+import io.kevy.resp.EncodedEffect;
+import io.kevy.resp.RespFrames;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;

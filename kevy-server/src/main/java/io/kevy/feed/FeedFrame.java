@@ -1,5 +1,7 @@
 package io.kevy.feed;
 
+import io.kevy.resp.EncodedFrame;
+
 /**
  * One frame of a shard's stream (feed contract §1): its offset and the applied effect as a Redis command,
  * upper-case verb first (§7), held as the RESP encoding of the argv ({@code *<argc>} then {@code $<len> <arg>}

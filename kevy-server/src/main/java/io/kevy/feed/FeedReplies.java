@@ -1,7 +1,7 @@
 package io.kevy.feed;
 
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.ReplySink;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.resp.ReplySink;
 
 /**
  * The wire shapes and error texts of the feed commands (feed contract §4), byte for byte, shared by the

@@ -1,8 +1,8 @@
 package io.kevy.feed;
 
-import io.kevy.engine.BlockedClient;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.Waiter;
+import io.kevy.engine.session.BlockedClient;
+import io.kevy.engine.session.Waiter;
+import io.kevy.resp.ReplySink;
 
 /**
  * A FEED.READ with BLOCK parked at the tail of its shard (feed contract §4, ours): each wake-up reads again;

@@ -1,13 +1,16 @@
 package io.kevy.feed;
 
-import io.kevy.engine.Bytes;
-import io.kevy.engine.FrameKeys;
+import io.kevy.engine.command.CommandTable;
+import io.kevy.engine.text.Bytes;
+import io.kevy.resp.EncodedFrame;
+import io.kevy.resp.FrameKeys;
+import io.kevy.resp.KeyShape;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * The PREFIX filter of FEED.READ and {@code changesSince} (feed contract §8): a frame of single-key shape
- * ({@link FrameKeys#isSingleKey}: its key is argv[1]) is delivered when its key starts with any of the
+ * ({@link KeyShape#singleKey}, by its verb's key spec in the command table: its only key is argv[1]) is delivered when its key starts with any of the
  * prefixes (byte comparison; the empty prefix matches everything). Every other frame (DEL with 2+ keys,
  * MSET, RENAME) is always delivered: fail-open, the consumer checks its keys itself. No prefix at all means
  * no filter.
@@ -16,16 +19,27 @@ import java.util.List;
  */
 public final class PrefixFilter {
     /** The filter that delivers every frame. */
-    public static final PrefixFilter ALL = new PrefixFilter(new byte[0][]);
+    public static final PrefixFilter ALL = new PrefixFilter(new byte[0][], null);
 
     private final byte[][] prefixes;
+    private final KeyShape.Lookup shapes;
 
-    private PrefixFilter(byte[][] prefixes) {
+    private PrefixFilter(byte[][] prefixes, KeyShape.Lookup shapes) {
         this.prefixes = prefixes;
+        this.shapes = shapes;
     }
 
-    /** A filter for {@code prefixes} (OR); {@link #ALL} when the list is empty or contains an empty prefix. */
+    /**
+     * A filter for {@code prefixes} (OR), which reads a frame's key shape from the engine's command table
+     * ({@link CommandTable#standard()}: every verb a frame can have); {@link #ALL} when the list is empty or
+     * contains an empty prefix.
+     */
     public static PrefixFilter of(List<byte[]> prefixes) {
+        return of(prefixes, CommandTable.standard()::keyShape);
+    }
+
+    /** {@link #of(List)} with the key shapes of {@code shapes}. */
+    public static PrefixFilter of(List<byte[]> prefixes, KeyShape.Lookup shapes) {
         if (prefixes.isEmpty()) {
             return ALL;
         }
@@ -37,7 +51,7 @@ public final class PrefixFilter {
             }
             p[i] = b.clone();
         }
-        return new PrefixFilter(p);
+        return new PrefixFilter(p, shapes);
     }
 
     /** True when this filter delivers every frame. */
@@ -47,7 +61,7 @@ public final class PrefixFilter {
 
     /** True when {@code frame} is delivered (contract §8). */
     public boolean accepts(byte[][] frame) {
-        if (prefixes.length == 0 || !FrameKeys.isSingleKey(frame)) {
+        if (prefixes.length == 0 || !FrameKeys.isSingleKey(shapes, frame)) {
             return true;
         }
         byte[] key = frame[1];
@@ -64,7 +78,7 @@ public final class PrefixFilter {
         if (prefixes.length == 0) {
             return true;
         }
-        long key = EncodedFrame.singleKey(data, start);
+        long key = EncodedFrame.singleKey(shapes, data, start);
         if (key < 0) {
             return true;
         }

@@ -1,5 +1,6 @@
 package io.kevy.persist;
 
+import io.kevy.resp.FrameReader;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,9 +1,9 @@
 package io.kevy.persist;
 
 import io.kevy.engine.EffectListener;
-import io.kevy.engine.EncodedEffect;
 import io.kevy.engine.Engine;
 import io.kevy.engine.Shard;
+import io.kevy.resp.EncodedEffect;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

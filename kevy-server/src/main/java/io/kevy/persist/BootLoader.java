@@ -1,13 +1,14 @@
 package io.kevy.persist;
 
-import io.kevy.engine.ClientChannel;
 import io.kevy.engine.Engine;
-import io.kevy.engine.ErrorReply;
 import io.kevy.engine.Keyspace;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.Session;
 import io.kevy.engine.Shard;
+import io.kevy.engine.command.Dispatcher;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.session.ClientChannel;
+import io.kevy.engine.session.Session;
 import io.kevy.engine.struct.Dict;
+import io.kevy.resp.ReplySink;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +40,7 @@ final class BootLoader {
     private static final Logger log = LoggerFactory.getLogger(BootLoader.class);
 
     private final Engine engine;
+    private final Dispatcher dispatcher;
     private final PersistenceConfig cfg;
     private final Path dir;
     private final long now;
@@ -52,8 +54,9 @@ final class BootLoader {
     record ShardBoot(long generation, long nextOffset, boolean resumed, long keys) {
     }
 
-    BootLoader(Engine engine, PersistenceConfig cfg) {
+    BootLoader(Engine engine, Dispatcher dispatcher, PersistenceConfig cfg) {
         this.engine = engine;
+        this.dispatcher = dispatcher;
         this.cfg = cfg;
         this.dir = cfg.dir();
         this.now = engine.clock().millis();
@@ -219,7 +222,7 @@ final class BootLoader {
 
     private void apply(byte[][] frame) {
         sink.error = null;
-        engine.dispatcher().dispatch(session, frame, sink);
+        dispatcher.dispatch(session, frame, sink);
         if (sink.error != null) {
             log.warn("stored frame {} failed to apply: {}", new String(frame[0]), sink.error.message());
         }

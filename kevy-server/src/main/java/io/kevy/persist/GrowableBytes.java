@@ -1,7 +1,7 @@
 package io.kevy.persist;
 
-import io.kevy.engine.EncodedEffect;
-import io.kevy.engine.RespFrames;
+import io.kevy.resp.EncodedEffect;
+import io.kevy.resp.RespFrames;
 import java.io.OutputStream;
 import java.util.Arrays;
 

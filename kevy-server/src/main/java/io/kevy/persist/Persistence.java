@@ -5,6 +5,7 @@ import io.kevy.engine.Engine;
 import io.kevy.engine.Keyspace;
 import io.kevy.engine.Shard;
 import io.kevy.engine.StreamResetListener;
+import io.kevy.engine.command.Dispatcher;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,8 +88,9 @@ public final class Persistence implements Durability, AutoCloseable {
     }
 
     /**
-     * Boots {@code cfg.dir()} into {@code engine} (loads data, decides generations, refills the feed backlogs
-     * of listeners already attached), then starts appending and the save/rewrite schedule.
+     * Boots {@code cfg.dir()} into {@code engine}, replaying through {@code dispatcher} (loads data, decides
+     * generations, refills the feed backlogs of listeners already attached), then starts appending and the
+     * save/rewrite schedule.
      *
      * <p>The directory is locked first ({@code kevy.lock}, held until {@link #shutdown} or {@link #close}), before
      * any other file in it is read or written.
@@ -96,12 +98,12 @@ public final class Persistence implements Durability, AutoCloseable {
      * @throws DataDirInUseException when another server or store holds the directory's lock
      * @throws IOException naming the file and the reason when the data directory cannot be used
      */
-    public static Persistence start(Engine engine, PersistenceConfig cfg) throws IOException {
+    public static Persistence start(Engine engine, Dispatcher dispatcher, PersistenceConfig cfg) throws IOException {
         Files.createDirectories(cfg.dir());
         DataDirLock lock = DataDirLock.acquire(cfg.dir());
         Persistence p;
         try {
-            p = boot(engine, cfg, lock);
+            p = boot(engine, dispatcher, cfg, lock);
         } catch (IOException | RuntimeException | Error e) {
             lock.close();
             throw e;
@@ -115,8 +117,9 @@ public final class Persistence implements Durability, AutoCloseable {
         return p;
     }
 
-    private static Persistence boot(Engine engine, PersistenceConfig cfg, DataDirLock lock) throws IOException {
-        BootLoader loader = new BootLoader(engine, cfg);
+    private static Persistence boot(Engine engine, Dispatcher dispatcher, PersistenceConfig cfg, DataDirLock lock)
+            throws IOException {
+        BootLoader loader = new BootLoader(engine, dispatcher, cfg);
         BootLoader.ShardBoot[] boots = loader.boot();
         long keys = 0;
         for (BootLoader.ShardBoot b : boots) {

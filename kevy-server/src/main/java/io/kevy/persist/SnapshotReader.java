@@ -1,5 +1,6 @@
 package io.kevy.persist;
 
+import io.kevy.resp.FrameReader;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;

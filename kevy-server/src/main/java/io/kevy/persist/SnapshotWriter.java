@@ -2,6 +2,7 @@ package io.kevy.persist;
 
 import io.kevy.engine.Keyspace;
 import io.kevy.engine.type.RedisValue;
+import io.kevy.resp.RespFrameWriter;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

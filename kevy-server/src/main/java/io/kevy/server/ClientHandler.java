@@ -1,15 +1,15 @@
 package io.kevy.server;
 
-import io.kevy.engine.ClientChannel;
 import io.kevy.engine.Durability;
 import io.kevy.engine.Engine;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.Session;
 import io.kevy.engine.command.Dispatcher;
-import io.kevy.server.resp.ProtocolException;
-import io.kevy.server.resp.RespParser;
-import io.kevy.server.resp.RespWriter;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.session.ClientChannel;
+import io.kevy.engine.session.Session;
+import io.kevy.resp.ProtocolException;
+import io.kevy.resp.ReplySink;
+import io.kevy.resp.RespParser;
+import io.kevy.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -56,7 +56,7 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
     ClientHandler(KevyServer server) {
         this.server = server;
         this.engine = server.engine();
-        this.dispatcher = engine.dispatcher();
+        this.dispatcher = server.dispatcher();
         this.parser = new RespParser(server.protocolLimits());
     }
 

@@ -1,19 +1,22 @@
 package io.kevy.server;
 
+import io.kevy.boot.KevyInstance;
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
 import io.kevy.engine.Host;
-import io.kevy.engine.RedisConfigCatalog;
-import io.kevy.engine.RuntimeConfig;
-import io.kevy.engine.Session;
+import io.kevy.engine.config.RedisConfigCatalog;
+import io.kevy.engine.command.Dispatcher;
+import io.kevy.engine.config.RuntimeConfig;
+import io.kevy.engine.session.Session;
+import io.kevy.feed.Feed;
 import io.kevy.feed.FeedConfig;
 import io.kevy.persist.Fsync;
 import io.kevy.persist.Persistence;
 import io.kevy.persist.PersistenceConfig;
+import io.kevy.resp.ProtocolLimits;
 import io.kevy.server.config.ServerConfig;
 import io.kevy.server.config.ServerOptions;
 import io.kevy.server.config.Sizes;
-import io.kevy.server.resp.ProtocolLimits;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -48,6 +51,7 @@ public final class KevyServer implements AutoCloseable, Host {
     private static final int FLUSH_THRESHOLD = 64 * 1024;
 
     private final ServerConfig config;
+    private final KevyInstance kevy;
     private final Engine engine;
     private final ProtocolLimits protocolLimits = new ProtocolLimits();
     private final ChannelGroup clients = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -70,12 +74,12 @@ public final class KevyServer implements AutoCloseable, Host {
 
     private KevyServer(ServerConfig config) {
         this.config = config;
-        this.engine = new Engine(EngineConfig.defaults()
+        this.kevy = KevyInstance.assemble(EngineConfig.defaults()
                 .withShards(config.get(ServerOptions.SHARDS))
-                .withHz(config.get(ServerOptions.HZ))
-                .withFeed(config.get(ServerOptions.FEED_ENABLED)
-                        ? FeedConfig.enabled(config.get(ServerOptions.FEED_BUFFER_SIZE)) : FeedConfig.disabled()));
-        engine.host(this);
+                .withHz(config.get(ServerOptions.HZ)),
+                config.get(ServerOptions.FEED_ENABLED)
+                        ? FeedConfig.enabled(config.get(ServerOptions.FEED_BUFFER_SIZE)) : FeedConfig.disabled());
+        this.engine = kevy.engine();
         engine.requirePass(config.get(ServerOptions.REQUIREPASS));
         this.maxClients = config.get(ServerOptions.MAXCLIENTS);
         this.outputBufferHardLimit = config.get(ServerOptions.CLIENT_OUTPUT_BUFFER_LIMIT);
@@ -95,8 +99,9 @@ public final class KevyServer implements AutoCloseable, Host {
      */
     public static KevyServer start(ServerConfig config) throws InterruptedException, java.io.IOException {
         KevyServer s = new KevyServer(config);
+        s.engine.host(s);
         try {
-            s.persistence = Persistence.start(s.engine, persistenceConfig(config));
+            s.persistence = s.kevy.startPersistence(persistenceConfig(config));
             s.bind();
         } catch (RuntimeException | InterruptedException | java.io.IOException e) {
             if (s.persistence != null) {
@@ -198,6 +203,16 @@ public final class KevyServer implements AutoCloseable, Host {
 
     public Engine engine() {
         return engine;
+    }
+
+    /** The dispatcher every connection runs its commands through (its command table and statistics). */
+    public Dispatcher dispatcher() {
+        return kevy.dispatcher();
+    }
+
+    /** The change feed (on or off per {@code feed_enabled}). */
+    public Feed feed() {
+        return kevy.feed();
     }
 
     public ServerConfig config() {

@@ -1,7 +1,7 @@
 package io.kevy.server;
 
+import io.kevy.config.ConfigException;
 import io.kevy.server.config.ConfigLoader;
-import io.kevy.server.config.KevyConfigException;
 import io.kevy.server.config.ServerConfig;
 import io.kevy.server.config.ServerOption;
 import io.kevy.server.config.ServerOptions;
@@ -67,7 +67,7 @@ public final class ServerCommand implements Callable<Integer> {
         ServerConfig cfg;
         try {
             cfg = resolve(System.getenv());
-        } catch (KevyConfigException e) {
+        } catch (ConfigException e) {
             spec.commandLine().getErr().println("kevy-server: config error: " + e.getMessage());
             return 2;
         }

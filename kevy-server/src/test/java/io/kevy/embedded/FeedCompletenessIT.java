@@ -2,11 +2,11 @@ package io.kevy.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kevy.engine.command.CommandTable;
 import io.kevy.feed.FeedConfig;
 import io.kevy.feed.FeedCursor;
 import io.kevy.server.config.ServerOptions;
 import io.kevy.server.config.Sizes;
+import io.kevy.testing.CommandTables;
 import io.kevy.testing.FeedClient;
 import io.kevy.testing.RawClient;
 import io.kevy.testing.StateDump;
@@ -177,7 +177,7 @@ class FeedCompletenessIT {
         }
 
         static List<Command> generate(long seed, int n) {
-            Generators gens = new Generators(Generators.ALL, CommandTable.standard());
+            Generators gens = new Generators(Generators.ALL, CommandTables.full());
             Random rnd = new Random(seed);
             KeyPools keys = new KeyPools();
             List<Command> out = new ArrayList<>(n);

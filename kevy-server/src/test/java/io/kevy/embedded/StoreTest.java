@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.kevy.engine.command.CommandTable;
 import io.kevy.feed.FeedConfig;
 import io.kevy.feed.FeedCursor;
+import io.kevy.testing.CommandTables;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +46,7 @@ class StoreTest {
     }
 
     private static void assumeCommand(String name) {
-        Assumptions.assumeTrue(CommandTable.standard().lookup(name) != null, name + " is not implemented yet");
+        Assumptions.assumeTrue(CommandTables.full().lookup(name) != null, name + " is not implemented yet");
     }
 
     /* ---------- config ---------- */
@@ -273,13 +273,13 @@ class StoreTest {
                 throw new IllegalStateException(e);
             }
         });
-        await().atMost(Duration.ofSeconds(5)).until(() -> s.engine().feed().backlog(0).stats().readersBlocked() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> s.instance().feed().backlog(0).stats().readersBlocked() == 1);
         s.set("b:1", "v");
         s.set("a:1", "v");
         ChangeBatch b = waiting.get(10, TimeUnit.SECONDS);
         assertThat(b.changes()).extracting(Change::offset).containsExactly(1L);
         assertThat(b.next().offset()).isEqualTo(2);
-        assertThat(s.engine().feed().backlog(0).stats().readersBlocked()).isZero();
+        assertThat(s.instance().feed().backlog(0).stats().readersBlocked()).isZero();
 
         s.set("b:2", "v");
         long t0 = System.nanoTime();
@@ -321,7 +321,7 @@ class StoreTest {
             }
         });
         await().atMost(Duration.ofSeconds(5)).until(() -> s.engine().sessions().blockedCount() == 1
-                && s.engine().feed().backlog(0).stats().readersBlocked() == 2);
+                && s.instance().feed().backlog(0).stats().readersBlocked() == 2);
         s.close();
         assertThatThrownBy(() -> blocked.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(CancellationException.class);
         assertThat(reading.get(10, TimeUnit.SECONDS).changes()).isEmpty();
@@ -348,7 +348,7 @@ class StoreTest {
         t.join(10_000);
         assertThat(thrown).singleElement().isInstanceOf(CancellationException.class);
         assertThat(s.engine().sessions().blockedCount()).isZero();
-        assertThat(s.engine().feed().backlog(0).stats().readersBlocked()).isZero();
+        assertThat(s.instance().feed().backlog(0).stats().readersBlocked()).isZero();
     }
 
     @Test

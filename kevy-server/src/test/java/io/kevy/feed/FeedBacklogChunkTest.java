@@ -1,11 +1,10 @@
 package io.kevy.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
 import io.kevy.engine.Shard;
-import io.kevy.engine.Verbs;
+import io.kevy.resp.Verbs;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -31,7 +30,7 @@ class FeedBacklogChunkTest {
     }
 
     private FeedBacklog backlog(long budget, int chunkSize) {
-        engine = new Engine(EngineConfig.defaults().withShards(1).withFeed(FeedConfig.disabled()));
+        engine = new Engine(EngineConfig.defaults().withShards(1));
         FeedBacklog b = new FeedBacklog(engine.shard(0), budget, chunkSize);
         engine.shard(0).addListener(b);
         return b;

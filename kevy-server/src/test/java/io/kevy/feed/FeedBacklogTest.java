@@ -2,11 +2,11 @@ package io.kevy.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
+import io.kevy.boot.KevyInstance;
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
 import io.kevy.engine.Shard;
-import io.kevy.engine.Verbs;
+import io.kevy.resp.Verbs;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -15,9 +15,12 @@ import org.junit.jupiter.api.Test;
 /** The backlog of feed contract §6 and the cursor rules of §4 step 4, on an engine without network. */
 class FeedBacklogTest {
     private Engine engine;
+    private Feed feed;
 
     private Engine engine(long budget) {
-        engine = new Engine(EngineConfig.defaults().withShards(1).withFeed(FeedConfig.enabled(budget)));
+        KevyInstance k = KevyInstance.assemble(EngineConfig.defaults().withShards(1), FeedConfig.enabled(budget));
+        engine = k.engine();
+        feed = k.feed();
         return engine;
     }
 
@@ -57,7 +60,7 @@ class FeedBacklogTest {
     void anEmptyRingStartsAtTheFirstOffsetItIsGivenAndThenRefusesGaps() {
         Engine e = engine(1 << 20);
         Shard s = e.shard(0);
-        FeedBacklog backlog = e.feed().backlog(0);
+        FeedBacklog backlog = feed.backlog(0);
         byte[][] first = {Verbs.SET, b("k"), b("v")};
         byte[][] second = {Verbs.SET, b("k"), b("w")};
         s.lock().lock();
@@ -82,7 +85,7 @@ class FeedBacklogTest {
         for (int i = 0; i < 10; i++) {
             emit(e, Verbs.SET, b("k"), b("v"));
         }
-        FeedBacklog.Stats st = e.feed().backlog(0).stats();
+        FeedBacklog.Stats st = feed.backlog(0).stats();
         assertThat(st.frames()).isEqualTo(3);
         assertThat(st.bytes()).isEqualTo(105);
         assertThat(st.oldestOffset()).isEqualTo(7);
@@ -95,38 +98,38 @@ class FeedBacklogTest {
         Engine e = engine(100);
         emit(e, Verbs.SET, b("a"), b("1"));
         emit(e, Verbs.SET, b("big"), new byte[500]);
-        FeedBacklog.Stats st = e.feed().backlog(0).stats();
+        FeedBacklog.Stats st = feed.backlog(0).stats();
         assertThat(st.frames()).isEqualTo(1);
         assertThat(st.oldestOffset()).isEqualTo(1);
         assertThat(st.bytes()).isGreaterThan(500);
-        FeedRead.Result r = e.feed().open(0, st.generation(), 1, 10, PrefixFilter.ALL).step();
+        FeedRead.Result r = feed.open(0, st.generation(), 1, 10, PrefixFilter.ALL).step();
         assertThat(((FeedRead.Batch) r).frames()).hasSize(1);
         emit(e, Verbs.SET, b("a"), b("2"));
-        assertThat(e.feed().backlog(0).stats().oldestOffset()).isEqualTo(2);
+        assertThat(feed.backlog(0).stats().oldestOffset()).isEqualTo(2);
     }
 
     @Test
     void cursorRulesOfContractSection4() {
         Engine e = engine(35 * 4);
-        long gen = e.feed().tail(0).generation();
+        long gen = feed.tail(0).generation();
         for (int i = 0; i < 6; i++) {
             emit(e, Verbs.SET, b("k"), b("v"));
         }
         // frames 2..5 retained, tail 6
-        assertThat(e.feed().open(0, gen + 1, 3, 10, PrefixFilter.ALL).step())
+        assertThat(feed.open(0, gen + 1, 3, 10, PrefixFilter.ALL).step())
                 .isEqualTo(new FeedRead.Resync(gen, 6));
-        assertThat(e.feed().open(0, gen + 1, 99, 10, PrefixFilter.ALL).step())
+        assertThat(feed.open(0, gen + 1, 99, 10, PrefixFilter.ALL).step())
                 .as("a foreign generation wins over an offset ahead").isEqualTo(new FeedRead.Resync(gen, 6));
-        assertThat(e.feed().open(0, gen, 7, 10, PrefixFilter.ALL).step()).isInstanceOf(FeedRead.Ahead.class);
-        assertThat(e.feed().open(0, gen, -1L, 10, PrefixFilter.ALL).step())
+        assertThat(feed.open(0, gen, 7, 10, PrefixFilter.ALL).step()).isInstanceOf(FeedRead.Ahead.class);
+        assertThat(feed.open(0, gen, -1L, 10, PrefixFilter.ALL).step())
                 .as("offsets are unsigned").isInstanceOf(FeedRead.Ahead.class);
-        FeedRead atTail = e.feed().open(0, gen, 6, 10, PrefixFilter.ALL);
+        FeedRead atTail = feed.open(0, gen, 6, 10, PrefixFilter.ALL);
         assertThat(atTail.step()).as("caught up: nothing deliverable").isNull();
         assertThat(atTail.idle()).isEqualTo(new FeedRead.Batch(gen, 6, List.of()));
-        assertThat(e.feed().open(0, gen, 1, 10, PrefixFilter.ALL).step())
+        assertThat(feed.open(0, gen, 1, 10, PrefixFilter.ALL).step())
                 .as("evicted: the resync carries the tail, not the oldest offset")
                 .isEqualTo(new FeedRead.Resync(gen, 6));
-        FeedRead.Batch b = (FeedRead.Batch) e.feed().open(0, gen, 2, 3, PrefixFilter.ALL).step();
+        FeedRead.Batch b = (FeedRead.Batch) feed.open(0, gen, 2, 3, PrefixFilter.ALL).step();
         assertThat(b.next()).isEqualTo(5);
         assertThat(b.frames()).extracting(FeedFrame::offset).containsExactly(2L, 3L, 4L);
     }
@@ -134,19 +137,19 @@ class FeedBacklogTest {
     @Test
     void filteredFramesAdvanceTheCursorAndCountAgainstTheBudget() {
         Engine e = engine(FeedConfig.DEFAULT_BUFFER);
-        long gen = e.feed().tail(0).generation();
+        long gen = feed.tail(0).generation();
         emit(e, Verbs.SET, b("b:1"), b("v"));
         emit(e, Verbs.SET, b("a:1"), b("v"));
         emit(e, Verbs.SET, b("b:2"), b("v"));
         emit(e, Verbs.SET, b("b:3"), b("v"));
         PrefixFilter a = PrefixFilter.of(List.of(b("a:")));
-        FeedRead.Batch first = (FeedRead.Batch) e.feed().open(0, gen, 0, 1, a).step();
+        FeedRead.Batch first = (FeedRead.Batch) feed.open(0, gen, 0, 1, a).step();
         assertThat(first.frames()).isEmpty();
         assertThat(first.next()).as("COUNT limits frames scanned").isEqualTo(1);
-        FeedRead.Batch all = (FeedRead.Batch) e.feed().open(0, gen, 0, 10, a).step();
+        FeedRead.Batch all = (FeedRead.Batch) feed.open(0, gen, 0, 10, a).step();
         assertThat(all.frames()).extracting(FeedFrame::offset).containsExactly(1L);
         assertThat(all.next()).isEqualTo(4);
-        FeedRead tail = e.feed().open(0, gen, 2, 10, a);
+        FeedRead tail = feed.open(0, gen, 2, 10, a);
         assertThat(tail.step()).as("only filtered frames up to the tail: idle").isNull();
         assertThat(tail.idle().next()).as("the idle answer keeps the advanced cursor").isEqualTo(4);
     }
@@ -154,7 +157,7 @@ class FeedBacklogTest {
     @Test
     void aStreamResetEmptiesTheBacklogAndStartsANewGeneration() {
         Engine e = engine(FeedConfig.DEFAULT_BUFFER);
-        long gen = e.feed().tail(0).generation();
+        long gen = feed.tail(0).generation();
         emit(e, Verbs.SET, b("k"), b("v"));
         e.lockAll();
         try {
@@ -162,28 +165,28 @@ class FeedBacklogTest {
         } finally {
             e.unlockAll();
         }
-        FeedCursor t = e.feed().tail(0);
+        FeedCursor t = feed.tail(0);
         assertThat(t.generation()).isNotEqualTo(gen).isBetween(1L, (1L << 53) - 1);
         assertThat(t.offset()).isZero();
-        FeedBacklog.Stats st = e.feed().backlog(0).stats();
+        FeedBacklog.Stats st = feed.backlog(0).stats();
         assertThat(st.frames()).isZero();
         assertThat(st.bytes()).isZero();
-        assertThat(e.feed().open(0, gen, 1, 10, PrefixFilter.ALL).step()).isEqualTo(new FeedRead.Resync(
+        assertThat(feed.open(0, gen, 1, 10, PrefixFilter.ALL).step()).isEqualTo(new FeedRead.Resync(
                 t.generation(), 0));
         emit(e, Verbs.SET, b("k"), b("v2"));
-        FeedRead.Batch b = (FeedRead.Batch) e.feed().open(0, t.generation(), 0, 10, PrefixFilter.ALL).step();
+        FeedRead.Batch b = (FeedRead.Batch) feed.open(0, t.generation(), 0, 10, PrefixFilter.ALL).step();
         assertThat(b.frames()).extracting(FeedFrame::offset).containsExactly(0L);
     }
 
     @Test
     void theRingGrowsAndWrapsAroundWithoutLosingOrder() {
         Engine e = engine(35L * 40);
-        long gen = e.feed().tail(0).generation();
+        long gen = feed.tail(0).generation();
         for (int i = 0; i < 1000; i++) {
             emit(e, Verbs.SET, b("k"), b(Integer.toString(i % 10)));
         }
-        FeedBacklog.Stats st = e.feed().backlog(0).stats();
-        FeedRead.Batch b = (FeedRead.Batch) e.feed().open(0, gen, st.oldestOffset(), 4096, PrefixFilter.ALL).step();
+        FeedBacklog.Stats st = feed.backlog(0).stats();
+        FeedRead.Batch b = (FeedRead.Batch) feed.open(0, gen, st.oldestOffset(), 4096, PrefixFilter.ALL).step();
         assertThat(b.frames()).hasSize((int) st.frames());
         for (int i = 0; i < b.frames().size(); i++) {
             FeedFrame f = b.frames().get(i);
@@ -198,7 +201,7 @@ class FeedBacklogTest {
         emit(e, Verbs.SET, b("k"), b("v"));
         StringBuilder sb = new StringBuilder();
         e.infoSections().get("feed").accept(sb);
-        long gen = e.feed().tail(0).generation();
+        long gen = feed.tail(0).generation();
         assertThat(sb.toString()).isEqualTo("feed_enabled:1\r\nfeed_buffer_size:1000\r\nfeed_shards:1\r\n"
                 + "feed_shard0:generation=" + gen + ",next_offset=1,oldest_offset=0,backlog_frames=1,"
                 + "backlog_bytes=35,budget=1000,frames_evicted=0,readers_blocked=0\r\n");
@@ -206,7 +209,7 @@ class FeedBacklogTest {
 
     @Test
     void infoSectionWithTheFeedOff() {
-        engine = new Engine(EngineConfig.defaults().withShards(2));
+        engine = KevyInstance.assemble(EngineConfig.defaults().withShards(2), FeedConfig.disabled()).engine();
         StringBuilder sb = new StringBuilder();
         engine.infoSections().get("feed").accept(sb);
         assertThat(sb.toString()).isEqualTo("feed_enabled:0\r\nfeed_buffer_size:67108864\r\nfeed_shards:2\r\n");

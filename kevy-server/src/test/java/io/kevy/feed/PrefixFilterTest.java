@@ -2,8 +2,10 @@ package io.kevy.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kevy.resp.RespFrames;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /** The PREFIX filter of feed contract §8. */
@@ -62,5 +64,35 @@ class PrefixFilterTest {
         PrefixFilter f = PrefixFilter.of(List.of(p));
         p[0] = 'b';
         assertThat(f.accepts(f("SET", "a1", "v"))).isTrue();
+    }
+
+    /**
+     * The key shapes come from the command table (feed contract §8): every verb of a synthesised frame (§7) is
+     * single-key except DEL of 2+ keys, MSET and RENAME, as the list of verbs the filter used to hard-code said;
+     * the encoded form (the backlog's) agrees, and a verb the table does not know is fail-open.
+     */
+    @Test
+    void theKeyShapeOfEveryFrameVerbComesFromTheCommandTable() {
+        PrefixFilter p = of("user:");
+        List<String> singleKey = List.of("SET", "DEL", "PEXPIREAT", "PERSIST", "HSET", "HDEL", "LPUSH", "RPUSH",
+                "LPOP", "RPOP", "LSET", "LINSERT", "LREM", "LTRIM", "SADD", "SREM", "ZADD", "ZREM");
+        for (String verb : singleKey) {
+            byte[][] frame = verb.equals("DEL") ? f(verb, "other:1") : f(verb, "other:1", "x");
+            assertThat(p.accepts(frame)).as("%s other:1 is dropped", verb).isFalse();
+            assertThat(p.accepts(encoded(frame), 0)).as("%s other:1, encoded", verb).isFalse();
+            assertThat(p.accepts(f(verb.toLowerCase(Locale.ROOT), "other:1", "x")))
+                    .as("%s in lower case", verb).isEqualTo(verb.equals("DEL"));
+        }
+        for (byte[][] frame : List.of(f("DEL", "a", "b"), f("MSET", "a", "1"), f("RENAME", "a", "b"),
+                f("NOSUCHVERB", "a", "b"))) {
+            assertThat(p.accepts(frame)).as("%s is fail-open", new String(frame[0])).isTrue();
+            assertThat(p.accepts(encoded(frame), 0)).as("%s is fail-open, encoded", new String(frame[0])).isTrue();
+        }
+    }
+
+    private static byte[] encoded(byte[][] frame) {
+        byte[] b = new byte[(int) RespFrames.encodedSize(frame)];
+        RespFrames.encode(b, 0, frame);
+        return b;
     }
 }

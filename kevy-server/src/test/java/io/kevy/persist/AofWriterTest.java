@@ -1,7 +1,7 @@
 package io.kevy.persist;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
+import io.kevy.boot.KevyInstance;
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
 import io.kevy.engine.Shard;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The AOF's records are the frames' RESP encodings whether the writer encodes a frame itself (feed off) or
- * copies the bytes the feed backlog published for it ({@link io.kevy.engine.EncodedEffect}, feed on).
+ * copies the bytes the feed backlog published for it ({@link io.kevy.resp.EncodedEffect}, feed on).
  */
 class AofWriterTest {
     @TempDir
@@ -51,9 +51,10 @@ class AofWriterTest {
     /** Emits {@code frames} on a one-shard engine with the AOF on; returns its file after the header. */
     private static byte[] aofRecords(Path dir, FeedConfig feed, List<byte[][]> frames) throws IOException {
         Files.createDirectories(dir);
-        Engine engine = new Engine(EngineConfig.defaults().withShards(1).withFeed(feed));
+        KevyInstance kevy = KevyInstance.assemble(EngineConfig.defaults().withShards(1), feed);
+        Engine engine = kevy.engine();
         try {
-            Persistence p = Persistence.start(engine,
+            Persistence p = kevy.startPersistence(
                     PersistenceConfig.defaults(dir).withSaveRules(List.of()).withAof(true));
             try {
                 Shard s = engine.shard(0);

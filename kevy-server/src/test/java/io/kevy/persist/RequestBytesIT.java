@@ -1,7 +1,6 @@
 package io.kevy.persist;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.kevy.server.config.ServerOptions;
 import io.kevy.testing.FeedClient;
 import io.kevy.testing.RawClient;
@@ -18,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A write whose effect frame is the command as sent has the client's bytes copied to the feed and the AOF
- * instead of encoded ({@link io.kevy.engine.RequestBytes}). Whatever the client sends (verbs in any case,
+ * instead of encoded ({@link io.kevy.resp.RequestBytes}). Whatever the client sends (verbs in any case,
  * bytes Redis skips unread where {@code \n} is due, commands cut across reads, options that rewrite the frame),
  * the feed's frames and the AOF's records are the canonical encodings of the effects, with the feed on and off.
  */

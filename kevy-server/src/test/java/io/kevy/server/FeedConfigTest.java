@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kevy.server.config.ConfigLoader;
-import io.kevy.server.config.KevyConfigException;
+import io.kevy.config.ConfigException;
 import io.kevy.server.config.ServerConfig;
 import io.kevy.server.config.ServerOptions;
 import java.io.IOException;
@@ -50,15 +50,15 @@ class FeedConfigTest {
     @Test
     void badValuesAreRefusedNamingKeyLineAndReason() {
         assertThatThrownBy(() -> toml("# c\n[feed]\nfeed_buffer_size = \"2gb\"\n"))
-                .isInstanceOf(KevyConfigException.class)
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(":3: feed.feed_buffer_size: feed_buffer_size caps at 1gb per shard");
         for (String bad : new String[] {"\"1.5mb\"", "-1", "\"\"", "\"10 tb\"", "1.5", "\"-5mb\""}) {
             assertThatThrownBy(() -> toml("[feed]\nfeed_buffer_size = " + bad + "\n")).as(bad)
-                    .isInstanceOf(KevyConfigException.class).hasMessageContaining("feed.feed_buffer_size");
+                    .isInstanceOf(ConfigException.class).hasMessageContaining("feed.feed_buffer_size");
         }
-        assertThatThrownBy(() -> toml("[feed]\nenabled = \"yes\"\n")).isInstanceOf(KevyConfigException.class)
+        assertThatThrownBy(() -> toml("[feed]\nenabled = \"yes\"\n")).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("feed.enabled: must be a TOML boolean");
-        assertThatThrownBy(() -> toml("[feed]\nenable = true\n")).isInstanceOf(KevyConfigException.class)
+        assertThatThrownBy(() -> toml("[feed]\nenable = true\n")).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("feed.enable: unknown key");
     }
 

@@ -1,11 +1,14 @@
 package io.kevy.testing;
 
-import io.kevy.engine.ClientChannel;
+import io.kevy.boot.KevyInstance;
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.Session;
+import io.kevy.engine.command.Dispatcher;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.session.ClientChannel;
+import io.kevy.engine.session.Session;
+import io.kevy.feed.FeedConfig;
+import io.kevy.resp.ReplySink;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -19,11 +22,15 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class EngineHarness implements AutoCloseable {
     private final AtomicLong clock = new AtomicLong(1_700_000_000_000L);
     private final Engine engine;
+    private final Dispatcher dispatcher;
     private final Session session;
     private final FrameRecorder frames;
 
     public EngineHarness(int shards) {
-        this.engine = new Engine(EngineConfig.defaults().withShards(shards).withClock(clock::get));
+        KevyInstance kevy = KevyInstance.assemble(EngineConfig.defaults().withShards(shards).withClock(clock::get),
+                FeedConfig.disabled());
+        this.engine = kevy.engine();
+        this.dispatcher = kevy.dispatcher();
         this.session = new Session(1, new NoChannel(), clock.get(), true);
         this.frames = FrameRecorder.attach(engine);
     }
@@ -53,7 +60,7 @@ public final class EngineHarness implements AutoCloseable {
             argv[i] = args[i].getBytes(StandardCharsets.UTF_8);
         }
         Resp out = new Resp();
-        engine.dispatcher().dispatch(session, argv, out);
+        dispatcher.dispatch(session, argv, out);
         return out.sb.toString();
     }
 

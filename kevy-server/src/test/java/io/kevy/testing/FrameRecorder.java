@@ -1,11 +1,10 @@
 package io.kevy.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.kevy.engine.EffectListener;
 import io.kevy.engine.Engine;
-import io.kevy.engine.FrameKeys;
 import io.kevy.engine.Shard;
+import io.kevy.resp.FrameKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

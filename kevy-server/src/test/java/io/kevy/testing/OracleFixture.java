@@ -1,6 +1,7 @@
 package io.kevy.testing;
 
 import io.kevy.engine.Engine;
+import io.kevy.engine.command.CommandTable;
 import io.kevy.server.config.ServerConfig;
 import io.kevy.server.config.ServerOptions;
 import io.lettuce.core.RedisClient;
@@ -168,6 +169,11 @@ public final class OracleFixture implements BeforeAllCallback, AfterAllCallback,
     /** kevy's engine, for in-process reads ({@link StateDump}). */
     public Engine engine() {
         return kevy.server().engine();
+    }
+
+    /** kevy's command table. */
+    public CommandTable commands() {
+        return kevy.server().dispatcher().commands();
     }
 
     /** The frames kevy emitted since the test began (with {@link #recordFrames()} only). */

@@ -1,13 +1,14 @@
 package io.kevy.bench.jmh;
 
+import io.kevy.boot.KevyInstance;
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
-import io.kevy.engine.RequestBytes;
-import io.kevy.engine.RespFrames;
 import io.kevy.engine.Shard;
 import io.kevy.feed.FeedConfig;
 import io.kevy.persist.Persistence;
 import io.kevy.persist.PersistenceConfig;
+import io.kevy.resp.RequestBytes;
+import io.kevy.resp.RespFrames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
@@ -67,8 +68,10 @@ public class EmitBench extends ShortRun {
     public void setUp() throws IOException {
         dir = Files.createTempDirectory("kevy-emit-bench");
         EngineConfig config = EngineConfig.defaults().withShards(1);
-        engine = new Engine(feed.equals("on") ? config.withFeed(FeedConfig.enabled(64L << 20)) : config);
-        persistence = Persistence.start(engine,
+        KevyInstance kevy = KevyInstance.assemble(config,
+                feed.equals("on") ? FeedConfig.enabled(64L << 20) : FeedConfig.disabled());
+        engine = kevy.engine();
+        persistence = kevy.startPersistence(
                 PersistenceConfig.defaults(dir).withSaveRules(List.of()).withAof(aof.equals("everysec")));
         shard = engine.shard(0);
         byte[] set = "SET".getBytes(StandardCharsets.US_ASCII);

@@ -1,5 +1,6 @@
 package io.kevy.bench.jmh;
 
+import io.kevy.boot.KevyInstance;
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
 import io.kevy.engine.Shard;
@@ -50,9 +51,11 @@ public class FeedBacklogBench extends ShortRun {
 
     @Setup(Level.Trial)
     public void setUp() {
-        engine = new Engine(EngineConfig.defaults().withShards(1).withFeed(FeedConfig.enabled(budgetBytes)));
+        KevyInstance kevy = KevyInstance.assemble(EngineConfig.defaults().withShards(1),
+                FeedConfig.enabled(budgetBytes));
+        engine = kevy.engine();
         shard = engine.shard(0);
-        feed = engine.feed();
+        feed = kevy.feed();
         byte[] set = "SET".getBytes(StandardCharsets.US_ASCII);
         byte[] value = "xyz".getBytes(StandardCharsets.US_ASCII);
         frames = new byte[KEYS][][];

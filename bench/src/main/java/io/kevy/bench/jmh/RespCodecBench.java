@@ -1,8 +1,8 @@
 package io.kevy.bench.jmh;
 
-import io.kevy.server.resp.ProtocolLimits;
-import io.kevy.server.resp.RespParser;
-import io.kevy.server.resp.RespWriter;
+import io.kevy.resp.ProtocolLimits;
+import io.kevy.resp.RespParser;
+import io.kevy.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;

@@ -1,8 +1,8 @@
 package io.kevy.bridge.kafka;
 
 import io.kevy.feed.client.CursorStore;
-import io.kevy.feed.sidecar.OptionValues;
-import io.kevy.feed.sidecar.SidecarOption;
+import io.kevy.config.OptionValues;
+import io.kevy.config.Option;
 import io.kevy.feed.sidecar.SidecarSink;
 import io.kevy.feed.sidecar.SinkContext;
 import io.kevy.feed.sidecar.SinkProvider;
@@ -27,48 +27,48 @@ public final class KafkaSinkProvider implements SinkProvider {
             ProducerConfig.TRANSACTIONAL_ID_CONFIG, ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
             ProducerConfig.COMPRESSION_TYPE_CONFIG);
 
-    public static final SidecarOption<String> BOOTSTRAP_SERVERS = SidecarOption.nonBlank(S, "bootstrap_servers",
+    public static final Option<String> BOOTSTRAP_SERVERS = Option.nonBlank(S, "bootstrap_servers",
             null, "Kafka brokers, host:port[,host:port...] (producer bootstrap.servers).").required()
             .example("\"127.0.0.1:9092\"");
-    public static final SidecarOption<String> TOPIC = SidecarOption.nonBlank(S, "topic", "kevy.changes",
+    public static final Option<String> TOPIC = Option.nonBlank(S, "topic", "kevy.changes",
             "The default topic: every change when there are no routes, else the changes of keys no route matches "
                     + "(unless unmatched = \"drop\").");
-    public static final SidecarOption<String> UNMATCHED = SidecarOption.oneOf(S, "unmatched", "topic",
+    public static final Option<String> UNMATCHED = Option.oneOf(S, "unmatched", "topic",
             List.of("topic", "drop"), "Keys that match no route: topic (to the default topic) or drop (not "
                     + "forwarded; counted in kevy.bridge.kafka.dropped).");
-    public static final SidecarOption<String> ROUTE_PREFIX = SidecarOption.string(S + ".routes", "prefix", null,
+    public static final Option<String> ROUTE_PREFIX = Option.string(S + ".routes", "prefix", null,
             "Keys starting with this prefix (the longest matching prefix wins).", s -> {
                 if (s.isEmpty()) {
                     throw new IllegalArgumentException("must not be empty");
                 }
                 return s;
             }).required().example("\"user:\"");
-    public static final SidecarOption<String> ROUTE_TOPIC = SidecarOption.nonBlank(S + ".routes", "topic", null,
+    public static final Option<String> ROUTE_TOPIC = Option.nonBlank(S + ".routes", "topic", null,
             "... go to this topic.").required().example("\"kevy.user\"");
-    public static final SidecarOption<List<OptionValues>> ROUTES = SidecarOption.tables(S, "routes",
+    public static final Option<List<OptionValues>> ROUTES = Option.tables(S, "routes",
             "Per-prefix routes: [[sink.kafka.routes]] prefix = \"user:\" topic = \"kevy.user\".",
             List.of(ROUTE_PREFIX, ROUTE_TOPIC));
-    public static final SidecarOption<String> COMPRESSION = SidecarOption.oneOf(S, "compression", "lz4",
+    public static final Option<String> COMPRESSION = Option.oneOf(S, "compression", "lz4",
             List.of("none", "gzip", "snappy", "lz4", "zstd"), "Producer compression.type.");
-    public static final SidecarOption<Boolean> TRANSACTIONAL = SidecarOption.bool(S, "transactional", false,
+    public static final Option<Boolean> TRANSACTIONAL = Option.bool(S, "transactional", false,
             "Exactly-once into Kafka: each transaction writes batches' records and their new cursors (to "
                     + "cursor_topic); the cursors are read back from there at start (read_committed). See "
                     + "docs/bridges.md for the precise guarantee.");
-    public static final SidecarOption<String> TRANSACTIONAL_ID = SidecarOption.string(S, "transactional_id", "",
+    public static final Option<String> TRANSACTIONAL_ID = Option.string(S, "transactional_id", "",
             "The producer's transactional.id; empty: kevy-bridge.<consumer name>. A second bridge with the same id "
                     + "fences the first (it fails and stops).");
-    public static final SidecarOption<String> CURSOR_TOPIC = SidecarOption.nonBlank(S, "cursor_topic",
+    public static final Option<String> CURSOR_TOPIC = Option.nonBlank(S, "cursor_topic",
             "kevy.cursors", "transactional = true: the compacted topic of the cursors (created with 1 partition "
                     + "and cleanup.policy = compact when missing); record key <consumer>/<shard>.");
-    public static final SidecarOption<Long> CURSOR_TOPIC_REPLICATION = SidecarOption.integer(S,
+    public static final Option<Long> CURSOR_TOPIC_REPLICATION = Option.integer(S,
             "cursor_topic_replication", -1, -1, 32, "Replication factor when the bridge creates cursor_topic; -1: "
                     + "the broker's default.replication.factor.");
-    public static final SidecarOption<Long> TRANSACTION_TIMEOUT_MS = SidecarOption.integer(S,
+    public static final Option<Long> TRANSACTION_TIMEOUT_MS = Option.integer(S,
             "transaction_timeout_ms", 60_000, 1000, 900_000, "transactional = true: producer transaction.timeout.ms "
                     + "(the broker aborts a transaction left open this long, e.g. by a killed bridge).");
-    public static final SidecarOption<String> CLIENT_ID = SidecarOption.string(S, "client_id", "",
+    public static final Option<String> CLIENT_ID = Option.string(S, "client_id", "",
             "Producer client.id; empty: kevy-bridge-<consumer name>.");
-    public static final SidecarOption<Map<String, String>> PRODUCER = SidecarOption.stringTable(S, "producer",
+    public static final Option<Map<String, String>> PRODUCER = Option.stringTable(S, "producer",
             "Any other producer property, e.g. [sink.kafka.producer] \"linger.ms\" = 10, \"security.protocol\" = "
                     + "\"SASL_SSL\". Unknown names fail at start; the ones the bridge sets (serializers, "
                     + "enable.idempotence, transactional.id, bootstrap.servers, compression.type) are refused. "
@@ -94,7 +94,7 @@ public final class KafkaSinkProvider implements SinkProvider {
     }
 
     @Override
-    public List<SidecarOption<?>> options() {
+    public List<Option<?>> options() {
         return List.of(BOOTSTRAP_SERVERS, TOPIC, UNMATCHED, ROUTES, COMPRESSION, TRANSACTIONAL,
                 TRANSACTIONAL_ID, CURSOR_TOPIC, CURSOR_TOPIC_REPLICATION, TRANSACTION_TIMEOUT_MS, CLIENT_ID, PRODUCER);
     }

@@ -1,6 +1,6 @@
 package io.kevy.bridge.kafka;
 
-import io.kevy.feed.sidecar.OptionValues;
+import io.kevy.config.OptionValues;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

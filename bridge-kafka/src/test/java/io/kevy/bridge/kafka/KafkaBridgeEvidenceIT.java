@@ -9,7 +9,7 @@ import io.kevy.feed.client.Batch;
 import io.kevy.feed.client.Change;
 import io.kevy.feed.client.FeedConsumer;
 import io.kevy.feed.client.FeedSource;
-import io.kevy.feed.sidecar.OptionValues;
+import io.kevy.config.OptionValues;
 import io.kevy.feed.sidecar.Sidecar;
 import io.kevy.feed.sidecar.SidecarOptions;
 import io.kevy.feed.sidecar.SidecarSink;
@@ -107,7 +107,7 @@ class KafkaBridgeEvidenceIT {
         Histogram h = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
         try (TestServer server = server(); FeedSource source = FeedSource.connect(server.uri())) {
             KafkaSinkProvider provider = new KafkaSinkProvider();
-            List<io.kevy.feed.sidecar.SidecarOption<?>> opts = new ArrayList<>(SidecarOptions.ALL);
+            List<io.kevy.config.Option<?>> opts = new ArrayList<>(SidecarOptions.ALL);
             opts.addAll(provider.options());
             OptionValues values = OptionValues.defaults(opts)
                     .with(KafkaSinkProvider.BOOTSTRAP_SERVERS, broker.bootstrap())

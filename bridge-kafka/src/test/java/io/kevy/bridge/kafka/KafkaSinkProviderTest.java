@@ -3,7 +3,7 @@ package io.kevy.bridge.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kevy.feed.client.KevyConfigException;
+import io.kevy.config.ConfigException;
 import io.kevy.feed.sidecar.ConfigDocs;
 import io.kevy.feed.sidecar.FileSinkProvider;
 import io.kevy.feed.sidecar.SidecarConfig;
@@ -62,7 +62,7 @@ class KafkaSinkProviderTest {
                 "[sink.kafka.producer]\n\"transactional.id\" = \"x\"\n",
                 "[sink.kafka.producer]\n\"max.in.flight.requests.per.connection\" = 10\n",
                 "[sink.kafka.producer]\n\"no.such.property\" = 1\n")) {
-            assertThatThrownBy(() -> load(base + bad)).as(bad).isInstanceOf(KevyConfigException.class)
+            assertThatThrownBy(() -> load(base + bad)).as(bad).isInstanceOf(ConfigException.class)
                     .hasMessageContaining("k.toml:");
         }
     }

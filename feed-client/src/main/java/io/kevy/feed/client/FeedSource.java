@@ -11,7 +11,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * Where a {@link FeedConsumer} reads: the feed commands of feed contract §4 and the key reads a rebuild needs.
  * Two implementations: {@link #connect(String) remote} (a kevy server, ours or upstream, over lettuce with a
- * binary-safe codec) and {@link #embedded embedded} (an in-process {@code io.kevy.embedded.Store}).
+ * binary-safe codec); the embedded source over an in-process {@code io.kevy.embedded.Store} is
+ * {@code EmbeddedFeedSource.of(store)} in the feed-client-embedded module.
  *
  * <p>Async first: every method returns at once; its stage completes with the result, or exceptionally with a
  * {@link KevyException}: {@link FeedResyncException}, {@link CursorAheadException} or another
@@ -48,16 +49,6 @@ public interface FeedSource extends AutoCloseable {
     /** As {@link #connect(String)}, with a lettuce {@link RedisURI}. */
     static FeedSource connect(RedisURI uri) {
         return new RemoteFeedSource(uri);
-    }
-
-    /**
-     * A source over an embedded store (one shard, feed contract §9). Needs kevy-server on the class path (the
-     * feed-client declares it optional; without it everything else works, but reflection that lists every
-     * method of this interface, such as {@code Class.getMethods()}, fails to resolve this one). The store must
-     * have been opened with the feed on; closing the source does not close the store.
-     */
-    static FeedSource embedded(io.kevy.embedded.Store store) {
-        return new EmbeddedFeedSource(store);
     }
 
     /** {@code host:port} of the server, or {@code embedded}: the authority of envelope sources. */

@@ -1,12 +1,8 @@
 package io.kevy.feed.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kevy.feed.client.envelope.ChangeEnvelopes;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a {@link CursorStore} keeps for one consumer: its name, the shard count the cursors were taken with,
@@ -43,38 +39,48 @@ public record StoredCursors(String consumer, int shards, List<Cursor> cursors) {
         return cursors.get(shard);
     }
 
-    /** The JSON bytes. */
+    /** The JSON bytes (compact, UTF-8). */
     public byte[] toJson() {
-        ObjectNode o = ChangeEnvelopes.mapper().createObjectNode();
-        o.put("version", VERSION);
-        o.put("consumer", consumer);
-        o.put("shards", shards);
-        ArrayNode a = o.putArray("cursors");
-        for (Cursor c : cursors) {
-            a.addObject().put("shard", c.shard()).put("generation", c.generation()).put("offset", c.offset());
-        }
-        return ChangeEnvelopes.toBytes(o);
+        return CursorJson.write(VERSION, consumer, cursors);
     }
 
     /**
-     * Parses {@link #toJson()}'s format.
+     * Parses {@link #toJson()}'s format (fields in any order, unknown fields ignored; at most
+     * {@value CursorJson#MAX_BYTES} bytes).
      *
      * @throws KevyConfigException when the bytes are not such a document ({@code where} names the source)
      */
     public static StoredCursors fromJson(byte[] json, String where) {
         try {
-            JsonNode o = ChangeEnvelopes.mapper().readTree(json);
-            if (o == null || o.path("version").asInt() != VERSION) {
+            Object doc = CursorJson.read(json);
+            Map<?, ?> o = doc instanceof Map<?, ?> m ? m : Map.of();
+            if (integer(o.get("version"), -1) != VERSION) {
                 throw new KevyConfigException(where + ": not a version " + VERSION + " cursor document");
             }
             List<Cursor> cursors = new ArrayList<>();
-            for (JsonNode c : o.path("cursors")) {
-                cursors.add(new Cursor(c.path("shard").asInt(-1), c.path("generation").asLong(-1),
-                        c.path("offset").asLong(-1)));
+            if (o.get("cursors") instanceof List<?> l) {
+                for (Object e : l) {
+                    Map<?, ?> c = e instanceof Map<?, ?> m ? m : Map.of();
+                    cursors.add(new Cursor(int32(c.get("shard"), -1), integer(c.get("generation"), -1),
+                            integer(c.get("offset"), -1)));
+                }
             }
-            return new StoredCursors(o.path("consumer").asText(""), o.path("shards").asInt(), cursors);
-        } catch (IOException | IllegalArgumentException e) {
+            Object consumer = o.get("consumer");
+            return new StoredCursors(consumer instanceof String s ? s : "", int32(o.get("shards"), 0),
+                    cursors);
+        } catch (IllegalArgumentException e) {
             throw new KevyConfigException(where + ": unreadable cursor document: " + e.getMessage(), e);
         }
+    }
+
+    /** A JSON integer, else {@code absent} (missing, or another type: the record's checks then refuse it). */
+    private static long integer(Object v, long absent) {
+        return v instanceof Long l ? l : absent;
+    }
+
+    /** As {@link #integer}, and {@code absent} for a value outside int (no silent wrap to a valid shard). */
+    private static int int32(Object v, int absent) {
+        long l = integer(v, absent);
+        return l < Integer.MIN_VALUE || l > Integer.MAX_VALUE ? absent : (int) l;
     }
 }

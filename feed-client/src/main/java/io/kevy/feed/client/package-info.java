@@ -1,7 +1,8 @@
 /**
  * The kevy feed client: {@link io.kevy.feed.client.FeedConsumer} follows a kevy change feed (feed contract
  * §11) from a {@link io.kevy.feed.client.FeedSource} (a remote server over lettuce, ours or upstream kevy, or an
- * embedded {@code io.kevy.embedded.Store}) and delivers typed {@link io.kevy.feed.client.Change}s to a
+ * embedded {@code io.kevy.embedded.Store} through feed-client-embedded's {@code EmbeddedFeedSource}) and
+ * delivers typed {@link io.kevy.feed.client.Change}s to a
  * {@link io.kevy.feed.client.Sink} or {@link io.kevy.feed.client.Handler}, storing cursors in a
  * {@link io.kevy.feed.client.CursorStore} only after delivery and rebuilding through a
  * {@link io.kevy.feed.client.Rebuild} when the feed cannot continue. Errors are rooted in

@@ -3,8 +3,6 @@ package io.kevy.feed.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kevy.embedded.Config;
-import io.kevy.embedded.Store;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,12 +10,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The cursor stores: JSON format, atomic file replace, name checks, the kevy store's own-frame rule. */
+/** The cursor stores: JSON format, atomic file replace, name checks, the kevy store's own-frame rule is
+ * KevyCursorStoreEmbeddedTest in feed-client-embedded (it runs on an embedded store). */
 class CursorStoreTest {
     @TempDir
     Path dir;
 
-    private static StoredCursors cursors(String name, long... offsets) {
+    static StoredCursors cursors(String name, long... offsets) {
         List<Cursor> cs = new java.util.ArrayList<>();
         for (int i = 0; i < offsets.length; i++) {
             cs.add(new Cursor(i, 77, offsets[i]));
@@ -62,21 +61,5 @@ class CursorStoreTest {
         store.save(cursors("b", 2));
         assertThat(store.load("a")).contains(cursors("a", 1));
         assertThat(store.load("c")).isEmpty();
-    }
-
-    @Test
-    void theKevyStoreSkipsACommitCoveringOnlyItsOwnFrame() throws Exception {
-        try (Store s = Store.open(Config.defaults().withFeed(0)); FeedSource source = FeedSource.embedded(s)) {
-            CursorStore store = CursorStore.kevy(source);
-            assertThat(store.ownKey("c")).hasValue("__kevy:feed-cursor:c".getBytes(StandardCharsets.UTF_8));
-            assertThat(store.load("c")).isEmpty();
-            store.save(cursors("c", 10));
-            assertThat(s.changesTail().offset()).isEqualTo(1);
-            store.save(cursors("c", 11));
-            assertThat(s.changesTail().offset()).as("one frame more: only our own write, skipped").isEqualTo(1);
-            store.save(cursors("c", 13));
-            assertThat(s.changesTail().offset()).isEqualTo(2);
-            assertThat(store.load("c")).contains(cursors("c", 13));
-        }
     }
 }

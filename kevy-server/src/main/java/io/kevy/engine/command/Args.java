@@ -1,7 +1,7 @@
 package io.kevy.engine.command;
 
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.RedisNumbers;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.text.RedisNumbers;
 
 /**
  * Argument parsing shared by several command families, with Redis 7.0's error texts: non-negative counts

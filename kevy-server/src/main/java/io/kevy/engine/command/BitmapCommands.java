@@ -5,13 +5,12 @@ import static io.kevy.engine.command.CommandFlag.FAST;
 import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.Bytes;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
 import io.kevy.engine.Keyspace;
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.Verbs;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.text.Bytes;
+import io.kevy.engine.text.RedisNumbers;
+import io.kevy.resp.Verbs;
 import java.util.Arrays;
 
 /**
@@ -72,7 +71,7 @@ final class BitmapCommands {
      * A bit offset argument (Redis's {@code getBitOffsetFromArgument}): a non-negative integer whose byte is below
      * {@code proto-max-bulk-len}; with {@code hash}, {@code #n} means {@code n * bits}.
      *
-     * @throws io.kevy.engine.CommandException {@link #BIT_OFFSET} otherwise
+     * @throws io.kevy.engine.error.CommandException {@link #BIT_OFFSET} otherwise
      */
     static long bitOffset(Call c, int i, boolean hash, int bits) {
         byte[] a = c.arg(i);
@@ -94,7 +93,7 @@ final class BitmapCommands {
      * A copy of {@code old} (null = empty) zero-extended to at least {@code length} bytes, allocated before
      * anything changes.
      *
-     * @throws io.kevy.engine.CommandException OOM when the heap cannot hold it
+     * @throws io.kevy.engine.error.CommandException OOM when the heap cannot hold it
      */
     static byte[] grownCopy(byte[] old, long length) {
         byte[] src = old == null ? Bytes.EMPTY : old;

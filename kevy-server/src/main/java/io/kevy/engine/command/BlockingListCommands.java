@@ -5,9 +5,8 @@ import static io.kevy.engine.command.CommandFlag.DENYOOM;
 import static io.kevy.engine.command.CommandFlag.NOSCRIPT;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.ReplySink;
 import io.kevy.engine.type.ListValue;
+import io.kevy.resp.ReplySink;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,19 +1,19 @@
 package io.kevy.engine.command;
 
-import io.kevy.engine.BlockedClient;
-import io.kevy.engine.Bytes;
-import io.kevy.engine.CommandException;
 import io.kevy.engine.Engine;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
 import io.kevy.engine.KeyWaiter;
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.Session;
 import io.kevy.engine.Shard;
 import io.kevy.engine.ShardLocks;
-import io.kevy.engine.Waiter;
+import io.kevy.engine.error.CommandException;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.session.BlockedClient;
+import io.kevy.engine.session.Session;
+import io.kevy.engine.session.Waiter;
 import io.kevy.engine.struct.Dict;
+import io.kevy.engine.text.Bytes;
+import io.kevy.engine.text.RedisNumbers;
+import io.kevy.resp.ReplySink;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -49,6 +49,7 @@ import org.slf4j.LoggerFactory;
 abstract class BlockingPop implements Waiter, KeyWaiter {
     private static final Logger log = LoggerFactory.getLogger(BlockingPop.class);
 
+    private final Dispatcher dispatcher;
     private final Engine engine;
     private final Session session;
     private final CommandSpec spec;
@@ -62,6 +63,7 @@ abstract class BlockingPop implements Waiter, KeyWaiter {
      * @param type the value class the pop takes ({@code ListValue} or {@code ZSetValue})
      */
     BlockingPop(Call c, List<byte[]> keys, Class<?> type) {
+        this.dispatcher = c.dispatcher();
         this.engine = c.engine();
         this.session = c.session();
         this.spec = c.spec();
@@ -128,7 +130,7 @@ abstract class BlockingPop implements Waiter, KeyWaiter {
             return Served.SKIPPED; // timed out or cancelled meanwhile
         }
         ReplySink out = session.channel().newAsyncReply();
-        Call c = new Call(engine, session, out, argv, spec, now);
+        Call c = new Call(dispatcher, session, out, argv, spec, now);
         boolean wrote = true;
         try {
             pop(c, key);

@@ -6,10 +6,9 @@ import static io.kevy.engine.command.CommandFlag.NOSCRIPT;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
 import static io.kevy.engine.command.ZSetCommands.GROUP;
-
-import io.kevy.engine.ReplySink;
 import io.kevy.engine.struct.SkipList;
 import io.kevy.engine.type.ZSetValue;
+import io.kevy.resp.ReplySink;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,28 +1,30 @@
 package io.kevy.engine.command;
 
-import io.kevy.engine.BlockedClient;
-import io.kevy.engine.Bytes;
-import io.kevy.engine.CommandException;
 import io.kevy.engine.Engine;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
 import io.kevy.engine.Keyspace;
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.RequestBytes;
-import io.kevy.engine.Session;
 import io.kevy.engine.Shard;
-import io.kevy.engine.Waiter;
+import io.kevy.engine.error.CommandException;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.session.BlockedClient;
+import io.kevy.engine.session.Session;
+import io.kevy.engine.session.Waiter;
 import io.kevy.engine.struct.Dict;
+import io.kevy.engine.text.Bytes;
+import io.kevy.engine.text.RedisNumbers;
+import io.kevy.resp.ReplySink;
+import io.kevy.resp.RequestBytes;
 
 /**
- * One command invocation as a handler sees it: the arguments, the reply sink, the session, the engine, and
+ * One command invocation as a handler sees it: the arguments, the reply sink, the session, the engine, the
+ * dispatcher that runs it (its command table and statistics), and
  * the time the command started (one snapshot per command, so every TTL check in it agrees).
  *
  * <p>Key access goes through the owning shard, which the dispatcher has locked; {@link #emit} routes an effect
  * frame to the shard of its key (argument 1). Not thread-safe: used by one thread for one command.
  */
 public final class Call {
+    private final Dispatcher dispatcher;
     private final Engine engine;
     private final Session session;
     private ReplySink reply;
@@ -40,8 +42,9 @@ public final class Call {
     /** The bytes the client sent for this command, or null ({@link #request}). */
     private RequestBytes request;
 
-    Call(Engine engine, Session session, ReplySink reply, byte[][] argv, CommandSpec spec, long now) {
-        this.engine = engine;
+    Call(Dispatcher dispatcher, Session session, ReplySink reply, byte[][] argv, CommandSpec spec, long now) {
+        this.dispatcher = dispatcher;
+        this.engine = dispatcher.engine();
         this.session = session;
         this.reply = reply;
         this.argv = argv;
@@ -121,6 +124,11 @@ public final class Call {
 
     public Engine engine() {
         return engine;
+    }
+
+    /** The dispatcher running this command: its command table (COMMAND) and statistics (INFO commandstats). */
+    public Dispatcher dispatcher() {
+        return dispatcher;
     }
 
     public Session session() {

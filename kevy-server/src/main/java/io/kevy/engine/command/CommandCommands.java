@@ -3,12 +3,11 @@ package io.kevy.engine.command;
 import static io.kevy.engine.command.CommandFlag.LOADING;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.Bytes;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.Glob;
-import io.kevy.engine.ReplySink;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.text.Bytes;
+import io.kevy.engine.text.Glob;
+import io.kevy.resp.ReplySink;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -38,7 +37,7 @@ final class CommandCommands {
                 .tips("nondeterministic_output_order")
                 .handler(c -> infoAll(c))
                 .subcommand(sub("count", 2, "Get total number of Redis commands", "2.8.13", "O(1)")
-                        .handler(c -> c.reply().integer(c.engine().commands().size())))
+                        .handler(c -> c.reply().integer(c.dispatcher().commands().size())))
                 .subcommand(sub("list", -2, "Get an array of Redis command names", "7.0.0",
                         "O(N) where N is the total number of Redis commands").tips("nondeterministic_output_order")
                         .handler(CommandCommands::list))
@@ -73,7 +72,7 @@ final class CommandCommands {
     }
 
     private static void infoAll(Call c) {
-        List<CommandSpec> all = c.engine().commands().all();
+        List<CommandSpec> all = c.dispatcher().commands().all();
         c.reply().array(all.size());
         for (CommandSpec s : all) {
             CommandMetadata.writeInfo(c.reply(), s);
@@ -88,7 +87,7 @@ final class CommandCommands {
         ReplySink r = c.reply();
         r.array(c.argc() - 2);
         for (int i = 2; i < c.argc(); i++) {
-            CommandSpec s = lookup(c.engine().commands(), Bytes.str(c.arg(i)));
+            CommandSpec s = lookup(c.dispatcher().commands(), Bytes.str(c.arg(i)));
             if (s == null) {
                 r.nullBulk();
             } else {
@@ -100,10 +99,10 @@ final class CommandCommands {
     private static void docs(Call c) {
         List<CommandSpec> specs = new ArrayList<>();
         if (c.argc() == 2) {
-            specs.addAll(c.engine().commands().all());
+            specs.addAll(c.dispatcher().commands().all());
         } else {
             for (int i = 2; i < c.argc(); i++) {
-                CommandSpec s = lookup(c.engine().commands(), Bytes.str(c.arg(i)));
+                CommandSpec s = lookup(c.dispatcher().commands(), Bytes.str(c.arg(i)));
                 if (s != null) {
                     specs.add(s);
                 }
@@ -136,7 +135,7 @@ final class CommandCommands {
             }
         }
         List<String> names = new ArrayList<>();
-        for (CommandSpec s : c.engine().commands().all()) {
+        for (CommandSpec s : c.dispatcher().commands().all()) {
             addIfMatches(names, s, filter, arg);
             for (CommandSpec sub : s.subcommands().values()) {
                 addIfMatches(names, sub, filter, arg);
@@ -166,7 +165,7 @@ final class CommandCommands {
     /** COMMAND GETKEYS / GETKEYSANDFLAGS full-command: Redis 7.0's checks and errors, in its order. */
     private static void getKeys(Call c, boolean withFlags) {
         byte[][] argv = Arrays.copyOfRange(c.argv(), 2, c.argc());
-        CommandSpec spec = c.engine().commands().lookup(argv[0]);
+        CommandSpec spec = c.dispatcher().commands().lookup(argv[0]);
         if (spec != null && spec.isContainer() && argv.length >= 2) {
             spec = spec.subcommands().get(Bytes.lowerAscii(argv[1]));
         }

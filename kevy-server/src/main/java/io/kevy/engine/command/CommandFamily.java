@@ -4,13 +4,14 @@ import java.util.List;
 
 /**
  * A family of commands in one file (strings, keys, hashes, ...), which registers its entries in the
- * {@link CommandTable}. The list of families is here so a reader finds every command from one place.
+ * {@link CommandTable}. The list of the engine's families is here so a reader finds every command from one place;
+ * the feed's commands ({@code io.kevy.feed.FeedCommands}) are added per instance by {@code io.kevy.boot.KevyInstance}.
  */
 @FunctionalInterface
 public interface CommandFamily {
     void register(CommandTable table);
 
-    /** Every family, in the order COMMAND lists them. */
+    /** Every engine family, in the order COMMAND lists them (the feed's commands follow them). */
     static List<CommandFamily> all() {
         return List.of(
                 ConnectionCommands::register,
@@ -26,7 +27,6 @@ public interface CommandFamily {
                 ZSetCommands::register,
                 BlockingZSetCommands::register,
                 SortCommands::register,
-                TransactionCommands::register,
-                FeedCommands::register);
+                TransactionCommands::register);
     }
 }

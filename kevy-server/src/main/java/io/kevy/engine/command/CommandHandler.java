@@ -6,7 +6,7 @@ package io.kevy.engine.command;
  * in one critical section.
  *
  * <p>Contract: validate every argument before the first change, so a command that fails changes nothing and
- * emits nothing (throw {@link io.kevy.engine.CommandException} to reply an error); write exactly one reply;
+ * emits nothing (throw {@link io.kevy.engine.error.CommandException} to reply an error); write exactly one reply;
  * emit exactly the frames of feed contract §7 for what changed.
  */
 @FunctionalInterface

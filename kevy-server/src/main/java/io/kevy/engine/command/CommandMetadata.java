@@ -1,6 +1,6 @@
 package io.kevy.engine.command;
 
-import io.kevy.engine.ReplySink;
+import io.kevy.resp.ReplySink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

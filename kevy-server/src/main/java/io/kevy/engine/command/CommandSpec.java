@@ -1,5 +1,6 @@
 package io.kevy.engine.command;
 
+import io.kevy.resp.KeyShape;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -38,6 +39,7 @@ public final class CommandSpec {
     private final LockScope lockScope;
     private final int firstKey;
     private final int lastKey;
+    private final KeyShape keyShape;
     private final int step;
     private final KeyFinder keyFinder;
     private final CommandHandler handler;
@@ -65,6 +67,7 @@ public final class CommandSpec {
         this.lastKey = b.lastKey;
         this.step = b.step;
         this.keyFinder = b.keyFinder;
+        this.keyShape = b.keyFinder == null ? new KeyShape(b.firstKey, b.lastKey, b.step) : null;
         this.handler = b.handler;
         this.group = b.group;
         this.summary = b.summary;
@@ -200,6 +203,14 @@ public final class CommandSpec {
     /** True when {@code argc} arguments (name included) satisfy the arity. */
     public boolean arityOk(int argc) {
         return arity >= 0 ? argc == arity : argc >= -arity;
+    }
+
+    /**
+     * The key positions as a {@link KeyShape} (first, last, step), or null when a key finder decides them from
+     * the arguments (movable keys).
+     */
+    public KeyShape keyShape() {
+        return keyShape;
     }
 
     public LockScope lockScope() {

@@ -1,6 +1,7 @@
 package io.kevy.engine.command;
 
-import io.kevy.engine.Bytes;
+import io.kevy.engine.text.Bytes;
+import io.kevy.resp.KeyShape;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -22,7 +23,10 @@ public final class CommandTable {
     CommandTable() {
     }
 
-    /** The table of every command family; built once. */
+    /**
+     * The table of every engine command family ({@link CommandFamily#all()}); built once. An instance's table adds
+     * the feed's commands to it ({@link #with}).
+     */
     public static CommandTable standard() {
         CommandTable t = standard;
         if (t == null) {
@@ -38,6 +42,22 @@ public final class CommandTable {
                 }
             }
         }
+        return t;
+    }
+
+    /**
+     * A new table with this table's commands (the same {@link CommandSpec}s, in order) followed by those
+     * {@code families} register; this table is unchanged.
+     *
+     * @throws IllegalStateException when a family registers a name already in the table
+     */
+    public CommandTable with(CommandFamily... families) {
+        CommandTable t = new CommandTable();
+        t.byName.putAll(byName);
+        for (CommandFamily f : families) {
+            f.register(t);
+        }
+        t.buildIndex();
         return t;
     }
 
@@ -64,6 +84,24 @@ public final class CommandTable {
             }
             if (Bytes.equalsIgnoreCase(name, s.name())) {
                 return s;
+            }
+        }
+    }
+
+    /**
+     * The key shape of the command named {@code buf[from, from + length)} (ASCII case-insensitive): a
+     * {@link KeyShape.Lookup} for the PREFIX filter (feed contract §8). Null for an unknown verb or movable keys.
+     */
+    public KeyShape keyShape(byte[] buf, int from, int length) {
+        CommandSpec[] idx = index;
+        int mask = idx.length - 1;
+        for (int i = hashLower(buf, from, length) & mask; ; i = (i + 1) & mask) {
+            CommandSpec s = idx[i];
+            if (s == null) {
+                return null;
+            }
+            if (equalsLower(buf, from, length, s.name())) {
+                return s.keyShape();
             }
         }
     }
@@ -97,14 +135,35 @@ public final class CommandTable {
     }
 
     private static int hashLower(byte[] b) {
+        return hashLower(b, 0, b.length);
+    }
+
+    private static int hashLower(byte[] b, int from, int length) {
         int h = 0;
-        for (byte x : b) {
-            int c = x;
+        for (int i = from; i < from + length; i++) {
+            int c = b[i];
             if (c >= 'A' && c <= 'Z') {
                 c += 'a' - 'A';
             }
             h = 31 * h + c;
         }
         return h ^ (h >>> 16);
+    }
+
+    /** ASCII case-insensitive comparison of {@code b[from, from + length)} with the lower-case {@code lower}. */
+    private static boolean equalsLower(byte[] b, int from, int length, String lower) {
+        if (length != lower.length()) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            int c = b[from + i];
+            if (c >= 'A' && c <= 'Z') {
+                c += 'a' - 'A';
+            }
+            if (c != lower.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

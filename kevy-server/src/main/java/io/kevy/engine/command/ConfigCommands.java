@@ -5,13 +5,12 @@ import static io.kevy.engine.command.CommandFlag.LOADING;
 import static io.kevy.engine.command.CommandFlag.NOSCRIPT;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.Bytes;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.Glob;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.RuntimeConfig;
+import io.kevy.engine.config.RuntimeConfig;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.text.Bytes;
+import io.kevy.engine.text.Glob;
+import io.kevy.resp.ReplySink;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,6 +44,7 @@ final class ConfigCommands {
                         .handler(ConfigCommands::set))
                 .subcommand(sub("resetstat", 2, "Reset the stats returned by INFO", "2.0.0", "O(1)").handler(c -> {
                     c.engine().resetStats();
+                    c.dispatcher().commandStats().reset();
                     c.reply().ok();
                 }))
                 .subcommand(sub("rewrite", 2, "Rewrite the configuration file with the in memory configuration "

@@ -7,13 +7,12 @@ import static io.kevy.engine.command.CommandFlag.NOSCRIPT;
 import static io.kevy.engine.command.CommandFlag.NO_AUTH;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.Bytes;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.Session;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.session.Session;
+import io.kevy.engine.text.Bytes;
+import io.kevy.engine.text.RedisNumbers;
+import io.kevy.resp.ReplySink;
 import java.security.MessageDigest;
 
 /**

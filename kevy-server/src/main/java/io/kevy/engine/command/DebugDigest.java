@@ -1,12 +1,12 @@
 package io.kevy.engine.command;
 
-import io.kevy.engine.Bytes;
 import io.kevy.engine.Keyspace;
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.ValueType;
 import io.kevy.engine.struct.Dict;
+import io.kevy.engine.text.Bytes;
+import io.kevy.engine.text.RedisNumbers;
 import io.kevy.engine.type.HashValue;
 import io.kevy.engine.type.RedisValue;
+import io.kevy.engine.type.ValueType;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

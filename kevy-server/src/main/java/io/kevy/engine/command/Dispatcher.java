@@ -1,16 +1,16 @@
 package io.kevy.engine.command;
 
-import io.kevy.engine.BlockedClient;
-import io.kevy.engine.Bytes;
-import io.kevy.engine.CommandException;
 import io.kevy.engine.Engine;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.RequestBytes;
-import io.kevy.engine.Session;
 import io.kevy.engine.Shard;
 import io.kevy.engine.ShardLocks;
+import io.kevy.engine.error.CommandException;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.session.BlockedClient;
+import io.kevy.engine.session.Session;
+import io.kevy.engine.text.Bytes;
+import io.kevy.resp.ReplySink;
+import io.kevy.resp.RequestBytes;
 import java.util.Arrays;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -44,9 +44,28 @@ public final class Dispatcher {
     private static final ErrorReply NOT_IN_MULTI = ErrorReply.err("Command not allowed inside a transaction");
 
     private final Engine engine;
+    private final CommandTable commands;
+    private final CommandStats commandStats;
 
-    public Dispatcher(Engine engine) {
+    /** A dispatcher running {@code commands} on {@code engine}, with statistics of its own (INFO commandstats). */
+    public Dispatcher(Engine engine, CommandTable commands) {
         this.engine = engine;
+        this.commands = commands;
+        this.commandStats = new CommandStats(commands);
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    /** The command table this dispatcher looks verbs up in. */
+    public CommandTable commands() {
+        return commands;
+    }
+
+    /** This dispatcher's command statistics (INFO commandstats), cleared by CONFIG RESETSTAT. */
+    public CommandStats commandStats() {
+        return commandStats;
     }
 
     /**
@@ -66,7 +85,7 @@ public final class Dispatcher {
         if (argv.length == 0) {
             return Outcome.DONE;
         }
-        CommandSpec spec = engine.commands().lookup(argv[0]);
+        CommandSpec spec = commands.lookup(argv[0]);
         if (spec == null) {
             reject(session, out, Errors.unknownCommand(argv));
             return Outcome.DONE;
@@ -80,7 +99,7 @@ public final class Dispatcher {
             spec = sub;
         }
         if (!spec.arityOk(argv.length) || (spec.isContainer() && spec.handler() == null)) {
-            engine.commandStats().rejected(spec);
+            commandStats.rejected(spec);
             if (session.inMulti() && spec.name().equals("exec")) {
                 // Redis's rejectCommand on EXEC: the transaction is discarded, the reason quoted
                 TransactionCommands.abort(engine, session, out,
@@ -91,21 +110,21 @@ public final class Dispatcher {
             return Outcome.DONE;
         }
         if (!session.authenticated() && engine.requirePass() != null && !spec.has(CommandFlag.NO_AUTH)) {
-            engine.commandStats().rejected(spec);
+            commandStats.rejected(spec);
             reject(session, out, Errors.NOAUTH);
             return Outcome.DONE;
         }
         if (spec.isWrite()) { // also at queue time inside MULTI, as Redis: the refusal flags the transaction
             String diskError = engine.durability().writeError();
             if (diskError != null) {
-                engine.commandStats().rejected(spec);
+                commandStats.rejected(spec);
                 reject(session, out, ErrorReply.of(diskError));
                 return Outcome.DONE;
             }
         }
         if (session.inMulti() && !NOT_QUEUED.contains(spec.name())) {
             if (spec.has(CommandFlag.NO_MULTI)) {
-                engine.commandStats().rejected(spec);
+                commandStats.rejected(spec);
                 reject(session, out, NOT_IN_MULTI);
                 return Outcome.DONE;
             }
@@ -129,7 +148,7 @@ public final class Dispatcher {
      * subcommand for a container.
      */
     CommandSpec resolve(byte[][] argv) {
-        CommandSpec spec = engine.commands().lookup(argv[0]);
+        CommandSpec spec = commands.lookup(argv[0]);
         if (spec != null && spec.isContainer() && argv.length >= 2) {
             spec = spec.subcommands().get(Bytes.lowerAscii(argv[1]));
         }
@@ -143,7 +162,7 @@ public final class Dispatcher {
     private Outcome execute(Session session, CommandSpec spec, byte[][] argv, RequestBytes request, ReplySink out) {
         long now = engine.clock().millis();
         session.touch(now, spec.name());
-        Call call = new Call(engine, session, out, argv, spec, now);
+        Call call = new Call(this, session, out, argv, spec, now);
         call.request(request);
         call.mayBlock(true);
         long t0 = System.nanoTime();
@@ -169,7 +188,7 @@ public final class Dispatcher {
                 }
             }
         }
-        engine.commandStats().called(spec, (System.nanoTime() - t0) / 1000, failed || call.failed());
+        commandStats.called(spec, (System.nanoTime() - t0) / 1000, failed || call.failed());
         BlockedClient parked = call.blocked();
         if ((spec.isWrite() || call.emitted()) && parked == null) {
             // a parked command changed nothing yet; its reply says when it did. call.emitted(): a command not
@@ -181,7 +200,7 @@ public final class Dispatcher {
                 parked.cancel(); // the handler failed after parking: its error reply stands
             } else {
                 // the handler parked a waiter; its locks are released, so the timeout can start
-                parked.arm(engine);
+                parked.arm(engine.timer());
                 return Outcome.BLOCKED;
             }
         }

@@ -5,14 +5,13 @@ import static io.kevy.engine.command.CommandFlag.FAST;
 import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.EncodingLimits;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.Verbs;
+import io.kevy.engine.config.EncodingLimits;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.text.RedisNumbers;
 import io.kevy.engine.type.HashValue;
+import io.kevy.resp.ReplySink;
+import io.kevy.resp.Verbs;
 
 /**
  * Hash commands (Redis 7.0): HSET, HSETNX, HMSET, HGET, HMGET, HDEL, HEXISTS, HLEN, HSTRLEN, HKEYS, HVALS, HGETALL,
@@ -190,7 +189,7 @@ final class HashCommands {
         byte[] incr = c.arg(3);
         try {
             RedisNumbers.addLongDouble(null, incr, Errors.NOT_FLOAT);
-        } catch (io.kevy.engine.CommandException e) {
+        } catch (io.kevy.engine.error.CommandException e) {
             throw e.reply() == Errors.NOT_FLOAT ? e : Call.fail(INCR_NAN_OR_INF);
         }
         byte[] key = c.arg(1);

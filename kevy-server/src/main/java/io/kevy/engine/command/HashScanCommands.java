@@ -1,11 +1,11 @@
 package io.kevy.engine.command;
 
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.Glob;
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.ReplySink;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.text.Glob;
+import io.kevy.engine.text.RedisNumbers;
 import io.kevy.engine.type.HashValue;
+import io.kevy.resp.ReplySink;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.kevy.engine.command;
 
-import io.kevy.engine.ReplySink;
+import io.kevy.resp.ReplySink;
 
 /** The HELP subcommand reply of Redis 7.0 ({@code addReplyHelp}): a header, the given lines, then HELP itself. */
 final class HelpReply {

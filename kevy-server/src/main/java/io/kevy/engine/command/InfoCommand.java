@@ -3,10 +3,9 @@ package io.kevy.engine.command;
 import static io.kevy.engine.command.CommandFlag.LOADING;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.Bytes;
 import io.kevy.engine.Engine;
 import io.kevy.engine.ServerInfo;
+import io.kevy.engine.text.Bytes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -114,7 +113,7 @@ final class InfoCommand {
     private static void builtIn(Call c, String name, Consumer<StringBuilder> overlay, StringBuilder sb) {
         Engine e = c.engine();
         switch (name) {
-            case "commandstats" -> commandStats(e, sb);
+            case "commandstats" -> commandStats(c.dispatcher(), sb);
             case "errorstats" -> e.errorCounts().forEach((code, n) ->
                     sb.append("errorstat_").append(code).append(":count=").append(n).append("\r\n"));
             case "keyspace" -> keyspace(e, sb);
@@ -127,7 +126,7 @@ final class InfoCommand {
                     case "clients" -> clients(e, fields);
                     case "memory" -> InfoFields.memory(e, fields);
                     case "persistence" -> InfoFields.persistence(e, fields);
-                    case "stats" -> InfoFields.stats(e, fields);
+                    case "stats" -> InfoFields.stats(e, c.dispatcher().commandStats(), fields);
                     case "replication" -> InfoFields.replication(e, fields);
                     case "cpu" -> InfoFields.cpu(fields);
                     case "cluster" -> fields.put("cluster_enabled", "0");
@@ -194,11 +193,11 @@ final class InfoCommand {
     }
 
     /** Redis 7.0's commandstats lines, subcommands after their container. */
-    private static void commandStats(Engine e, StringBuilder sb) {
-        for (CommandSpec spec : e.commands().all()) {
-            commandStat(spec, e.commandStats().of(spec), sb);
+    private static void commandStats(Dispatcher d, StringBuilder sb) {
+        for (CommandSpec spec : d.commands().all()) {
+            commandStat(spec, d.commandStats().of(spec), sb);
             for (CommandSpec sub : spec.subcommands().values()) {
-                commandStat(sub, e.commandStats().of(sub), sb);
+                commandStat(sub, d.commandStats().of(sub), sb);
             }
         }
     }

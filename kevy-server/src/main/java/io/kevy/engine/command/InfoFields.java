@@ -154,9 +154,9 @@ final class InfoFields {
         f.put("module_fork_last_cow_size", "0");
     }
 
-    static void stats(Engine e, Map<String, String> f) {
+    static void stats(Engine e, CommandStats commandStats, Map<String, String> f) {
         long expired = sumOverShards(e, Shard::expiredKeys);
-        long commands = e.commandStats().totalCalls();
+        long commands = commandStats.totalCalls();
         f.put("total_connections_received", "0");
         f.put("total_commands_processed", Long.toString(commands));
         f.put("instantaneous_ops_per_sec", "0");

@@ -5,12 +5,11 @@ import static io.kevy.engine.command.CommandFlag.FAST;
 import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
 import io.kevy.engine.Keyspace;
-import io.kevy.engine.Verbs;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
 import io.kevy.engine.struct.Dict;
+import io.kevy.resp.Verbs;
 import java.util.Arrays;
 
 /**

@@ -2,11 +2,10 @@ package io.kevy.engine.command;
 
 import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.Bytes;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.ReplySink;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.text.Bytes;
+import io.kevy.resp.ReplySink;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -5,13 +5,12 @@ import static io.kevy.engine.command.CommandFlag.FAST;
 import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.Verbs;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.text.RedisNumbers;
 import io.kevy.engine.type.ListValue;
+import io.kevy.resp.ReplySink;
+import io.kevy.resp.Verbs;
 import java.util.Arrays;
 
 /**
@@ -88,7 +87,7 @@ final class ListCommands {
      * with the number popped (feed contract §7).
      *
      * @return the popped elements in pop order (never empty), or null when {@code key} does not exist
-     * @throws io.kevy.engine.CommandException WRONGTYPE when {@code key} holds another type (nothing changed)
+     * @throws io.kevy.engine.error.CommandException WRONGTYPE when {@code key} holds another type (nothing changed)
      */
     static byte[][] popFrom(Call c, byte[] key, boolean left, long count) {
         ListValue l = c.value(key, ListValue.class);
@@ -114,7 +113,7 @@ final class ListCommands {
      * and its TTL on a mirror, exactly as it does here.
      *
      * @return the moved element, or null when {@code src} does not exist (nothing changed)
-     * @throws io.kevy.engine.CommandException WRONGTYPE when src or dst holds another type (nothing changed)
+     * @throws io.kevy.engine.error.CommandException WRONGTYPE when src or dst holds another type (nothing changed)
      */
     static byte[] move(Call c, byte[] src, byte[] dst, boolean fromLeft, boolean toLeft) {
         ListValue from = c.value(src, ListValue.class);

@@ -4,13 +4,12 @@ import static io.kevy.engine.command.CommandFlag.LOADING;
 import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.Errors;
 import io.kevy.engine.Keyspace;
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.ReplySink;
+import io.kevy.engine.error.Errors;
 import io.kevy.engine.struct.Dict;
+import io.kevy.engine.text.RedisNumbers;
 import io.kevy.engine.type.RedisValue;
+import io.kevy.resp.ReplySink;
 
 /**
  * MEMORY (Redis 7.0): USAGE (an estimate from the value's structure, see {@link #usage}), STATS (Redis's fields

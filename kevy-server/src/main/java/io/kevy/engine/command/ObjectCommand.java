@@ -4,9 +4,8 @@ import static io.kevy.engine.command.CommandFlag.LOADING;
 import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.ErrorReply;
 import io.kevy.engine.Keyspace;
+import io.kevy.engine.error.ErrorReply;
 import io.kevy.engine.struct.Dict;
 import io.kevy.engine.type.RedisValue;
 import java.util.List;

@@ -5,9 +5,8 @@ import static io.kevy.engine.command.CommandFlag.NOSCRIPT;
 import static io.kevy.engine.command.CommandFlag.NO_LOCK;
 import static io.kevy.engine.command.CommandFlag.NO_MULTI;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
 
 /**
  * Persistence commands: SAVE, BGSAVE, BGREWRITEAOF, delegating to the engine's

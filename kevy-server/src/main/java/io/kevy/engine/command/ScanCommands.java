@@ -3,13 +3,12 @@ package io.kevy.engine.command;
 import static io.kevy.engine.command.CommandFlag.NO_LOCK;
 import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.Bytes;
-import io.kevy.engine.Errors;
-import io.kevy.engine.Glob;
 import io.kevy.engine.Keyspace;
 import io.kevy.engine.Shard;
+import io.kevy.engine.error.Errors;
 import io.kevy.engine.struct.Dict;
+import io.kevy.engine.text.Bytes;
+import io.kevy.engine.text.Glob;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,6 +1,6 @@
 package io.kevy.engine.command;
 
-import io.kevy.engine.ErrorReply;
+import io.kevy.engine.error.ErrorReply;
 
 /**
  * The SCAN cursor over a sharded keyspace: one unsigned 64-bit number that names a shard and a position in that
@@ -51,7 +51,7 @@ final class ScanCursor {
      * empty string is 0. The one cursor parser of SCAN, SSCAN, HSCAN and ZSCAN.
      *
      * @return the cursor as an unsigned 64-bit value
-     * @throws io.kevy.engine.CommandException {@code ERR invalid cursor}
+     * @throws io.kevy.engine.error.CommandException {@code ERR invalid cursor}
      */
     static long parse(byte[] b) {
         int n = 0;

@@ -12,10 +12,9 @@ import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.ReplySink;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.resp.ReplySink;
 
 /**
  * Server commands (Redis 7.0): DBSIZE, FLUSHALL, FLUSHDB, TIME, LASTSAVE, SHUTDOWN, FUNCTION FLUSH, SCRIPT FLUSH.

@@ -4,11 +4,10 @@ import static io.kevy.engine.command.CommandFlag.DENYOOM;
 import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.Verbs;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
 import io.kevy.engine.type.SetValue;
+import io.kevy.resp.Verbs;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

@@ -1,7 +1,7 @@
 package io.kevy.engine.command;
 
-import io.kevy.engine.Errors;
-import io.kevy.engine.RedisNumbers;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.text.RedisNumbers;
 
 /**
  * The options of SET ({@code NX XX GET EX PX EXAT PXAT KEEPTTL}) and GETEX ({@code EX PX EXAT PXAT PERSIST}),
@@ -41,7 +41,7 @@ final class StringArgs {
      * Parses {@code c}'s arguments from index {@code from}.
      *
      * @param set true for SET's options, false for GETEX's
-     * @throws io.kevy.engine.CommandException {@link Errors#SYNTAX}
+     * @throws io.kevy.engine.error.CommandException {@link Errors#SYNTAX}
      */
     static StringArgs parse(Call c, int from, boolean set) {
         int flags = 0;
@@ -99,7 +99,7 @@ final class StringArgs {
      * positive integer; seconds are multiplied by 1000 and relative times added to the command's time, and an
      * overflow of either is an error.
      *
-     * @throws io.kevy.engine.CommandException {@link Errors#NOT_INTEGER}, or
+     * @throws io.kevy.engine.error.CommandException {@link Errors#NOT_INTEGER}, or
      *                                         {@code ERR invalid expire time in '<command>' command}
      */
     long expireAt(Call c) {

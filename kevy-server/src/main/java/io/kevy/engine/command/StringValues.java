@@ -1,11 +1,11 @@
 package io.kevy.engine.command;
 
 import io.kevy.engine.Engine;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.RedisMemory;
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.RuntimeConfig;
+import io.kevy.engine.config.RuntimeConfig;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.text.RedisMemory;
+import io.kevy.engine.text.RedisNumbers;
 
 /**
  * What the string commands share: the string "encoding" OBJECT ENCODING and OBJECT REFCOUNT report, the
@@ -97,7 +97,7 @@ final class StringValues {
      * Checks that a string of {@code size + append} bytes may be built (Redis's {@code checkStringLength}, with
      * its overflow check).
      *
-     * @throws io.kevy.engine.CommandException {@link Errors#STRING_TOO_LONG} when it exceeds
+     * @throws io.kevy.engine.error.CommandException {@link Errors#STRING_TOO_LONG} when it exceeds
      *                                         {@code proto-max-bulk-len} or what a Java array can hold
      */
     static void checkLength(Engine engine, long size, long append) {
@@ -111,7 +111,7 @@ final class StringValues {
     /**
      * A zeroed array of {@code length} bytes for a new value, allocated before anything changes.
      *
-     * @throws io.kevy.engine.CommandException {@link #OOM} when the heap cannot hold it
+     * @throws io.kevy.engine.error.CommandException {@link #OOM} when the heap cannot hold it
      */
     static byte[] allocate(long length) {
         try {

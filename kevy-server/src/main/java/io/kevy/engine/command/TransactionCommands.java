@@ -7,14 +7,13 @@ import static io.kevy.engine.command.CommandFlag.NOSCRIPT;
 import static io.kevy.engine.command.CommandFlag.SKIP_SLOWLOG;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandSpec.command;
-
 import io.kevy.engine.Engine;
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.Session;
 import io.kevy.engine.ShardLocks;
-import io.kevy.engine.WatchedKey;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import io.kevy.engine.session.Session;
+import io.kevy.engine.session.WatchedKey;
+import io.kevy.resp.ReplySink;
 import java.util.List;
 
 /**
@@ -135,7 +134,7 @@ final class TransactionCommands {
             throw Call.fail(EXEC_WITHOUT_MULTI);
         }
         List<byte[][]> queue = s.multiQueue();
-        Dispatcher dispatcher = engine.dispatcher();
+        Dispatcher dispatcher = c.dispatcher();
         CommandSpec[] specs = new CommandSpec[queue.size()];
         boolean writes = false;
         for (int i = 0; i < specs.length; i++) {
@@ -217,7 +216,7 @@ final class TransactionCommands {
             long t0 = System.nanoTime();
             c.reset(queue.get(i), specs[i], now);
             boolean failed = Dispatcher.runHandler(c, specs[i]);
-            c.engine().commandStats().called(specs[i], (System.nanoTime() - t0) / 1000, failed || c.failed());
+            c.dispatcher().commandStats().called(specs[i], (System.nanoTime() - t0) / 1000, failed || c.failed());
         }
         c.reset(execArgv, execSpec, now);
     }

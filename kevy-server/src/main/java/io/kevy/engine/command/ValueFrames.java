@@ -1,9 +1,9 @@
 package io.kevy.engine.command;
 
 import io.kevy.engine.Keyspace;
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.Verbs;
+import io.kevy.engine.text.RedisNumbers;
 import io.kevy.engine.type.RedisValue;
+import io.kevy.resp.Verbs;
 
 /**
  * Emits a value as the commands that rebuild it under another key (feed contract §7, cross-shard RENAME and

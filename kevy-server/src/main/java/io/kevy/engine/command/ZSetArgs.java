@@ -1,14 +1,14 @@
 package io.kevy.engine.command;
 
-import io.kevy.engine.ErrorReply;
-import io.kevy.engine.Errors;
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.ReplySink;
-import io.kevy.engine.Strtod;
-import io.kevy.engine.Verbs;
+import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
 import io.kevy.engine.struct.SkipList;
+import io.kevy.engine.text.RedisNumbers;
+import io.kevy.engine.text.Strtod;
 import io.kevy.engine.type.RedisValue;
 import io.kevy.engine.type.ZSetValue;
+import io.kevy.resp.ReplySink;
+import io.kevy.resp.Verbs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -63,7 +63,7 @@ final class ZSetArgs {
      * A score range from {@code min} and {@code max} (Redis's {@code zslParseRange}): a leading {@code (} makes a
      * bound exclusive; the rest is read by strtod to the end and must not be NaN.
      *
-     * @throws io.kevy.engine.CommandException {@link Errors#MIN_MAX_NOT_FLOAT}
+     * @throws io.kevy.engine.error.CommandException {@link Errors#MIN_MAX_NOT_FLOAT}
      */
     static SkipList.ScoreRange scoreRange(byte[] min, byte[] max) {
         boolean minEx = min.length > 0 && min[0] == '(';
@@ -80,7 +80,7 @@ final class ZSetArgs {
      * A lex range from {@code min} and {@code max} (Redis's {@code zslParseLexRange}): {@code [x} inclusive,
      * {@code (x} exclusive, {@code -} and {@code +} the ends.
      *
-     * @throws io.kevy.engine.CommandException {@link Errors#MIN_MAX_NOT_STRING_RANGE}
+     * @throws io.kevy.engine.error.CommandException {@link Errors#MIN_MAX_NOT_STRING_RANGE}
      */
     static SkipList.LexRange lexRange(byte[] min, byte[] max) {
         byte[] lo = lexBound(min);

@@ -5,10 +5,9 @@ import static io.kevy.engine.command.CommandFlag.FAST;
 import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
-
-import io.kevy.engine.Errors;
-import io.kevy.engine.Verbs;
+import io.kevy.engine.error.Errors;
 import io.kevy.engine.type.ZSetValue;
+import io.kevy.resp.Verbs;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -4,12 +4,11 @@ import static io.kevy.engine.command.CommandFlag.FAST;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
 import static io.kevy.engine.command.ZSetCommands.GROUP;
-
-import io.kevy.engine.Errors;
-import io.kevy.engine.ReplySink;
 import io.kevy.engine.Shard;
+import io.kevy.engine.error.Errors;
 import io.kevy.engine.struct.SkipList;
 import io.kevy.engine.type.ZSetValue;
+import io.kevy.resp.ReplySink;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -5,8 +5,7 @@ import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
 import static io.kevy.engine.command.ZSetCommands.GROUP;
-
-import io.kevy.engine.Errors;
+import io.kevy.engine.error.Errors;
 import io.kevy.engine.struct.Dict;
 import io.kevy.engine.struct.SkipList;
 import io.kevy.engine.type.ZSetValue;

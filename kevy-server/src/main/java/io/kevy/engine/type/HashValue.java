@@ -1,14 +1,13 @@
 package io.kevy.engine.type;
 
-import io.kevy.engine.EncodingLimits;
-import io.kevy.engine.ValueType;
-import io.kevy.engine.Verbs;
+import io.kevy.engine.config.EncodingLimits;
 import io.kevy.engine.struct.Dict;
 import io.kevy.engine.struct.InlineStringNode;
+import io.kevy.resp.Verbs;
 import java.util.Arrays;
-import java.util.random.RandomGenerator;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
 
 /**
  * A hash: field to value, both immutable {@code byte[]}, in one of Redis 7.0's two encodings.

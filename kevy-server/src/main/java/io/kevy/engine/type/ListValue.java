@@ -1,7 +1,6 @@
 package io.kevy.engine.type;
 
-import io.kevy.engine.ValueType;
-import io.kevy.engine.Verbs;
+import io.kevy.resp.Verbs;
 import java.util.Arrays;
 import java.util.function.Consumer;
 

@@ -1,6 +1,5 @@
 package io.kevy.engine.type;
 
-import io.kevy.engine.ValueType;
 import java.util.function.Consumer;
 
 /**

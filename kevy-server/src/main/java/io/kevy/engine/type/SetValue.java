@@ -1,9 +1,8 @@
 package io.kevy.engine.type;
 
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.ValueType;
-import io.kevy.engine.Verbs;
 import io.kevy.engine.struct.Dict;
+import io.kevy.engine.text.RedisNumbers;
+import io.kevy.resp.Verbs;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

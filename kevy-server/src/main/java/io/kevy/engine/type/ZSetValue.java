@@ -1,10 +1,9 @@
 package io.kevy.engine.type;
 
-import io.kevy.engine.RedisNumbers;
-import io.kevy.engine.ValueType;
-import io.kevy.engine.Verbs;
 import io.kevy.engine.struct.Dict;
 import io.kevy.engine.struct.SkipList;
+import io.kevy.engine.text.RedisNumbers;
+import io.kevy.resp.Verbs;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

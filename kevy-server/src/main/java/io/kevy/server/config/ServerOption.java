@@ -1,53 +1,53 @@
 package io.kevy.server.config;
 
-import java.util.Locale;
+import io.kevy.config.Option;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * One server setting, defined once: its TOML key (dotted for sections, e.g. {@code feed.enabled}), its
- * environment variable, its default, a description for the docs, and the parsers that validate a TOML value
- * or a string (environment, command-line flag). See {@link ServerOptions} for the table.
+ * One server setting, defined once: a typed handle on an {@link Option} (the one option type of kevy, shared with
+ * the sidecar) whose TOML key is dotted for sections ({@code feed.enabled}) and which names its own environment
+ * variable ({@code KEVY_FEED}). The factories below keep {@link ServerOptions} a declarative list: a new setting
+ * is one entry there. {@code ConfigLoader} reads the table with {@code io.kevy.config.ConfigReader}. (A handle,
+ * not a subclass: the factories' names are the option system's, with the server's arguments.)
  *
  * <p>Immutable and thread-safe.
  *
  * @param <T> the value type
  */
 public final class ServerOption<T> {
-    private final String key;
-    private final String env;
-    private final Supplier<T> defaultValue;
-    private final String description;
-    private final Function<Object, T> fromToml;
-    private final Function<String, T> fromString;
+    /** How the server's TOML errors name a boolean (pinned by ConfigLoaderTest). */
+    private static final String TOML_BOOLEAN = "a TOML boolean (true or false)";
 
-    private ServerOption(String key, String env, Supplier<T> defaultValue, String description,
-                         Function<Object, T> fromToml, Function<String, T> fromString) {
-        this.key = key;
-        this.env = env;
-        this.defaultValue = defaultValue;
-        this.description = description;
-        this.fromToml = fromToml;
-        this.fromString = fromString;
+    private final Option<T> option;
+
+    private ServerOption(Option<T> option) {
+        this.option = option;
+    }
+
+    /** The option of the option system (what the loader and the docs renderer read). */
+    public Option<T> option() {
+        return option;
     }
 
     /** The TOML key, dotted for keys inside a section. */
     public String key() {
-        return key;
+        return option.key();
     }
 
     /** The environment variable that overrides the TOML value. */
     public String env() {
-        return env;
+        return option.env();
     }
 
     public T defaultValue() {
-        return defaultValue.get();
+        return option.defaultValue();
     }
 
     public String description() {
-        return description;
+        return option.description();
     }
 
     /**
@@ -56,7 +56,7 @@ public final class ServerOption<T> {
      * @throws IllegalArgumentException with the reason when invalid
      */
     public T fromToml(Object value) {
-        return fromToml.apply(value);
+        return option.fromToml(value);
     }
 
     /**
@@ -65,72 +65,55 @@ public final class ServerOption<T> {
      * @throws IllegalArgumentException with the reason when invalid
      */
     public T fromString(String value) {
-        return fromString.apply(value);
+        return option.fromString(value);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ServerOption<?> x && x.option.equals(option);
+    }
+
+    @Override
+    public int hashCode() {
+        return option.hashCode();
     }
 
     @Override
     public String toString() {
-        return key;
+        return option.key();
+    }
+
+    private static String section(String key) {
+        int dot = key.lastIndexOf('.');
+        return dot < 0 ? "" : key.substring(0, dot);
+    }
+
+    private static String name(String key) {
+        return key.substring(key.lastIndexOf('.') + 1);
     }
 
     /** An integer in [{@code min}, {@code max}]. */
     static ServerOption<Integer> integer(String key, String env, Supplier<Integer> def, int min, int max,
                                          String description) {
-        Function<Long, Integer> check = v -> {
-            if (v < min || v > max) {
-                throw new IllegalArgumentException("must be between " + min + " and " + max + ", got " + v);
-            }
-            return v.intValue();
-        };
-        return new ServerOption<>(key, env, def, description, v -> {
-            if (!(v instanceof Long l)) {
-                throw new IllegalArgumentException("must be an integer, got " + describe(v));
-            }
-            return check.apply(l);
-        }, s -> {
-            try {
-                return check.apply(Long.parseLong(s.trim()));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("must be an integer, got '" + s + "'");
-            }
-        });
+        return new ServerOption<>(Option.integer(section(key), name(key), 0, min, max, description)
+                .map(Long::intValue, def).env(env));
     }
 
-    /** A TOML boolean; strings accept true/false/yes/no/1/0. */
+    /** A TOML boolean; strings accept true/false/yes/no/1/0/on/off. */
     static ServerOption<Boolean> bool(String key, String env, boolean def, String description) {
-        return new ServerOption<>(key, env, () -> def, description, v -> {
-            if (!(v instanceof Boolean b)) {
-                throw new IllegalArgumentException("must be a TOML boolean (true or false), got " + describe(v));
-            }
-            return b;
-        }, s -> switch (s.trim().toLowerCase(Locale.ROOT)) {
-            case "true", "yes", "1", "on" -> true;
-            case "false", "no", "0", "off" -> false;
-            default -> throw new IllegalArgumentException("must be true or false, got '" + s + "'");
-        });
+        return new ServerOption<>(Option.bool(section(key), name(key), def, description, TOML_BOOLEAN).env(env));
     }
 
     /** A string checked by {@code check} (which throws IllegalArgumentException). */
     static ServerOption<String> string(String key, String env, String def, String description,
                                        Function<String, String> check) {
-        return new ServerOption<>(key, env, () -> def, description, v -> {
-            if (!(v instanceof String s)) {
-                throw new IllegalArgumentException("must be a string, got " + describe(v));
-            }
-            return check.apply(s);
-        }, check);
+        return new ServerOption<>(Option.string(section(key), name(key), def, description, check).env(env));
     }
 
-    /** One of {@code allowed} (case-insensitive, stored lower case). */
+    /** One of {@code allowed} (case-insensitive, stored lower case; the error lists them sorted). */
     static ServerOption<String> oneOf(String key, String env, String def, Set<String> allowed, String description) {
-        return string(key, env, def, description, s -> {
-            String l = s.toLowerCase(Locale.ROOT);
-            if (!allowed.contains(l)) {
-                throw new IllegalArgumentException("must be one of " + String.join(", ", allowed.stream().sorted()
-                        .toList()) + ", got '" + s + "'");
-            }
-            return l;
-        });
+        List<String> sorted = allowed.stream().sorted().toList();
+        return new ServerOption<>(Option.oneOf(section(key), name(key), def, sorted, description, false).env(env));
     }
 
     /**
@@ -148,11 +131,12 @@ public final class ServerOption<T> {
             }
             return v;
         };
-        return new ServerOption<>(key, env, () -> def, description, v -> check.apply(Sizes.parse(v)), s -> {
-            String t = s.trim();
-            Object v = t.chars().allMatch(Character::isDigit) && !t.isEmpty() ? (Object) parseLong(t) : t;
-            return check.apply(Sizes.parse(v));
-        });
+        return new ServerOption<>(Option.custom(section(key), name(key), Option.Kind.SIZE, () -> def, description,
+                v -> check.apply(Sizes.parse(v)), s -> {
+                    String t = s.trim();
+                    Object v = t.chars().allMatch(Character::isDigit) && !t.isEmpty() ? (Object) parseLong(t) : t;
+                    return check.apply(Sizes.parse(v));
+                }).env(env));
     }
 
     private static Long parseLong(String s) {
@@ -161,21 +145,5 @@ public final class ServerOption<T> {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("'" + s + "' is too large");
         }
-    }
-
-    private static String describe(Object v) {
-        if (v instanceof String s) {
-            return "the string \"" + s + "\"";
-        }
-        if (v instanceof Double d) {
-            return "the float " + d;
-        }
-        if (v instanceof Long l) {
-            return "the integer " + l;
-        }
-        if (v instanceof Boolean b) {
-            return "the boolean " + b;
-        }
-        return v == null ? "nothing" : v.getClass().getSimpleName().replace("Toml", "a TOML ").toLowerCase(Locale.ROOT);
     }
 }

@@ -423,7 +423,7 @@ class BitmapCommandsIT {
 
     @Test
     void flagsAsRedis() {
-        CommandTable t = oracle.engine().commands();
+        CommandTable t = oracle.commands();
         assertThat(t.lookup("setbit").flags()).contains(CommandFlag.WRITE, CommandFlag.DENYOOM);
         assertThat(t.lookup("getbit").flags()).contains(CommandFlag.READONLY, CommandFlag.FAST);
         assertThat(t.lookup("bitcount").flags()).containsOnly(CommandFlag.READONLY);

@@ -54,11 +54,11 @@ class CommandCommandsIT {
         subs.forEach(s -> names.add(s.get(0)));
         assertThat(names).containsExactlyInAnyOrder("config|get", "config|set", "config|resetstat", "config|rewrite",
                 "config|help");
-        assertThat(Replies.nested(oracle.kevy().raw().call("COMMAND"))).hasSize(oracle.engine().commands().size());
+        assertThat(Replies.nested(oracle.kevy().raw().call("COMMAND"))).hasSize(oracle.commands().size());
         assertThat(oracle.kevy().raw().call("COMMAND", "COUNT"))
-                .isEqualTo(":" + oracle.engine().commands().size() + "\r\n");
+                .isEqualTo(":" + oracle.commands().size() + "\r\n");
         assertThat(Replies.nested(oracle.kevy().raw().call("COMMAND", "INFO")))
-                .hasSize(oracle.engine().commands().size());
+                .hasSize(oracle.commands().size());
     }
 
     @Test
@@ -119,14 +119,14 @@ class CommandCommandsIT {
         List<Object> subs = (List<Object>) config.get(9);
         assertThat(subs).contains("config|get", "config|set");
         List<Object> all = Replies.nested(oracle.kevy().raw().call("COMMAND", "DOCS"));
-        assertThat(all).hasSize(2 * oracle.engine().commands().size());
+        assertThat(all).hasSize(2 * oracle.commands().size());
     }
 
     @Test
     void lettuceReadsTheCommandTable() {
         RedisCommands<String, String> c = oracle.kevy().lettuce();
         List<CommandDetail> details = CommandDetailParser.parse(c.command());
-        assertThat(details).hasSize(oracle.engine().commands().size());
+        assertThat(details).hasSize(oracle.commands().size());
         CommandDetail hset = CommandDetailParser.parse(c.commandInfo(CommandType.HSET)).get(0);
         assertThat(hset.getName()).isEqualTo("hset");
         assertThat(hset.getArity()).isEqualTo(-4);
@@ -134,7 +134,7 @@ class CommandCommandsIT {
         assertThat(hset.getFlags()).contains(CommandDetail.Flag.WRITE, CommandDetail.Flag.DENYOOM,
                 CommandDetail.Flag.FAST);
         assertThat(hset.getAclCategories()).isNotEmpty();
-        assertThat(c.commandCount()).isEqualTo((long) oracle.engine().commands().size());
+        assertThat(c.commandCount()).isEqualTo((long) oracle.commands().size());
     }
 
     @Test
@@ -142,7 +142,7 @@ class CommandCommandsIT {
         Map<String, String> out = Map.of(
                 "COMMAND DOCS hget", "Get the value of a hash field",
                 "COMMAND INFO hget", "hget",
-                "COMMAND COUNT", Integer.toString(oracle.engine().commands().size()),
+                "COMMAND COUNT", Integer.toString(oracle.commands().size()),
                 "INFO server", "redis_version:7.0.15",
                 "CONFIG GET maxmemory", "maxmemory");
         for (Map.Entry<String, String> e : out.entrySet()) {

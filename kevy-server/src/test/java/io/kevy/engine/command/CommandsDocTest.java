@@ -2,6 +2,7 @@ package io.kevy.engine.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kevy.testing.CommandTables;
 import io.kevy.testing.GeneratedDocs;
 import org.junit.jupiter.api.Test;
 
@@ -12,13 +13,13 @@ import org.junit.jupiter.api.Test;
 class CommandsDocTest {
     @Test
     void docsCommandsMdIsGeneratedFromTheCommandTable() {
-        GeneratedDocs.file("docs/commands.md", CommandDocs.markdown(CommandTable.standard()));
+        GeneratedDocs.file("docs/commands.md", CommandDocs.markdown(CommandTables.full()));
     }
 
     @Test
     void everyCommandAndSubcommandHasARowAndTheFeedCommandsAreThere() {
-        String md = CommandDocs.markdown(CommandTable.standard());
-        for (CommandSpec top : CommandTable.standard().all()) {
+        String md = CommandDocs.markdown(CommandTables.full());
+        for (CommandSpec top : CommandTables.full().all()) {
             if (top.isContainer()) {
                 for (CommandSpec sub : top.subcommands().values()) {
                     assertThat(md).contains("| `" + sub.name().toUpperCase().replace('|', ' ') + "` |");
@@ -33,7 +34,7 @@ class CommandsDocTest {
 
     @Test
     void keyPositionsRenderAsRanges() {
-        CommandTable t = CommandTable.standard();
+        CommandTable t = CommandTables.full();
         assertThat(CommandDocs.keys(t.lookup("get"))).isEqualTo("1");
         assertThat(CommandDocs.keys(t.lookup("mset"))).isEqualTo("1..-1/2");
         assertThat(CommandDocs.keys(t.lookup("del"))).isEqualTo("1..-1");

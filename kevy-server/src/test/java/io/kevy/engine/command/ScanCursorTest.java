@@ -2,8 +2,7 @@ package io.kevy.engine.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import io.kevy.engine.CommandException;
+import io.kevy.engine.error.CommandException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

@@ -3,10 +3,9 @@ package io.kevy.engine.command;
 import static io.kevy.testing.StateDump.keyOnShard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import io.kevy.engine.Bytes;
 import io.kevy.engine.Engine;
 import io.kevy.engine.Shard;
+import io.kevy.engine.text.Bytes;
 import io.kevy.testing.FrameRecorder;
 import io.kevy.testing.OracleFixture;
 import io.kevy.testing.RawClient;

@@ -325,8 +325,8 @@ class SortCommandsIT {
             d.same("COMMAND", "GETKEYS", "SORT", "k", "BY", "w_*", "STORE", "d");
             d.same("COMMAND", "GETKEYS", "SORT", "k", "GET", "#", "GET", "o_*->f");
         }
-        CommandSpec sort = oracle.engine().commands().lookup("sort");
-        CommandSpec ro = oracle.engine().commands().lookup("sort_ro");
+        CommandSpec sort = oracle.commands().lookup("sort");
+        CommandSpec ro = oracle.commands().lookup("sort_ro");
         assertThat(sort.keyPositions(argv("SORT k"))).containsExactly(1);
         assertThat(sort.keyPositions(argv("SORT k DESC ALPHA LIMIT 0 1"))).containsExactly(1);
         assertThat(sort.keyPositions(argv("SORT k STORE d"))).containsExactly(1, 3);

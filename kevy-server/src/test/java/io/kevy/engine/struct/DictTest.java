@@ -1,8 +1,7 @@
 package io.kevy.engine.struct;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.kevy.engine.Bytes;
+import io.kevy.engine.text.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,10 +1,9 @@
 package io.kevy.engine.type;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.kevy.engine.EncodingLimits;
 import io.kevy.engine.Engine;
 import io.kevy.engine.EngineConfig;
+import io.kevy.engine.config.EncodingLimits;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -195,6 +194,6 @@ class HashValueTest {
         assertThat(flat.length).isEqualTo(4);
         assertThat(s(flat[0])).isEqualTo("a");
         assertThat(h.memoryUsage()).isPositive();
-        assertThat(h.type()).isEqualTo(io.kevy.engine.ValueType.HASH);
+        assertThat(h.type()).isEqualTo(io.kevy.engine.type.ValueType.HASH);
     }
 }

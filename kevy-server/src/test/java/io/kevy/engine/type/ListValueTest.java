@@ -1,8 +1,7 @@
 package io.kevy.engine.type;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.kevy.engine.Bytes;
+import io.kevy.engine.text.Bytes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,9 +1,8 @@
 package io.kevy.engine.type;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.kevy.engine.Bytes;
-import io.kevy.engine.RedisNumbers;
+import io.kevy.engine.text.Bytes;
+import io.kevy.engine.text.RedisNumbers;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

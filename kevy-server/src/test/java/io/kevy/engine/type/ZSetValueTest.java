@@ -1,7 +1,6 @@
 package io.kevy.engine.type;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import io.kevy.engine.struct.SkipList;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -110,7 +109,7 @@ class ZSetValueTest {
         c.update(b("a"), 1, 5);
         assertThat(z.size()).isEqualTo(1);
         assertThat(z.score(b("a"))).isEqualTo(1);
-        assertThat(c.type()).isEqualTo(io.kevy.engine.ValueType.ZSET);
+        assertThat(c.type()).isEqualTo(io.kevy.engine.type.ValueType.ZSET);
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.kevy.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kevy.config.ConfigException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,7 +60,7 @@ class ConfigLoaderTest {
     void errorsNameFileLineKeyAndReason(String content, String expected) throws IOException {
         Path f = toml(content.replace("\\n", "\n"));
         assertThatThrownBy(() -> ConfigLoader.load(f, Map.of(), Map.of()))
-                .isInstanceOf(KevyConfigException.class)
+                .isInstanceOf(ConfigException.class)
                 .message().startsWith(f.toString().replace("kevy.toml", "") + expected);
     }
 

@@ -3,6 +3,7 @@ package io.kevy.testing.gen;
 import static io.kevy.testing.gen.CommandGenerator.argv;
 
 import io.kevy.engine.command.CommandTable;
+import io.kevy.testing.CommandTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -18,7 +19,7 @@ final class TransactionGenerator implements CommandGenerator {
 
     /** @param families the generators whose operations the transactions queue */
     TransactionGenerator(List<CommandGenerator> families) {
-        CommandTable table = CommandTable.standard();
+        CommandTable table = CommandTables.full();
         for (CommandGenerator g : families) {
             for (Op op : g.ops()) {
                 if (op.available(table)) {

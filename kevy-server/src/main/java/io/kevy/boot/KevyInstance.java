@@ -1,0 +1,89 @@
+package io.kevy.boot;
+
+import io.kevy.engine.Engine;
+import io.kevy.engine.EngineConfig;
+import io.kevy.engine.command.CommandTable;
+import io.kevy.engine.command.Dispatcher;
+import io.kevy.feed.Feed;
+import io.kevy.feed.FeedCommands;
+import io.kevy.feed.FeedConfig;
+import io.kevy.persist.Persistence;
+import io.kevy.persist.PersistenceConfig;
+import java.io.IOException;
+
+/**
+ * One kevy, assembled: the {@link Engine}, its change {@link Feed}, the command table (the engine's families and
+ * the feed's commands), the {@link Dispatcher} that runs it, and, once started, the {@link Persistence}. The
+ * one place where these parts meet, so none of them knows the others' construction: the feed and persistence
+ * attach to the shards as {@link io.kevy.engine.EffectListener}s, the dispatcher is handed the engine and the
+ * table. {@code KevyServer} and the embedded {@code Store} each build one.
+ *
+ * <p>Thread-safe once assembled. {@link #startPersistence} is called at most once, before commands are
+ * dispatched; the owner shuts persistence down (its save and fsync rules are the owner's) before {@link #close}.
+ */
+public final class KevyInstance implements AutoCloseable {
+    private final Engine engine;
+    private final Feed feed;
+    private final Dispatcher dispatcher;
+    private volatile Persistence persistence;
+
+    private KevyInstance(Engine engine, Feed feed, Dispatcher dispatcher) {
+        this.engine = engine;
+        this.feed = feed;
+        this.dispatcher = dispatcher;
+    }
+
+    /**
+     * Builds an engine of {@code engineConfig}, its feed (on or off per {@code feedConfig}; when on, a backlog
+     * listens to every shard from the start, so every frame of the current generations goes through it), the
+     * command table and the dispatcher. Starts no thread and touches no file.
+     */
+    public static KevyInstance assemble(EngineConfig engineConfig, FeedConfig feedConfig) {
+        Engine engine = new Engine(engineConfig);
+        Feed feed = new Feed(engine, feedConfig);
+        engine.registerInfoSection("feed", feed::writeInfo);
+        CommandTable commands = CommandTable.standard().with(t -> FeedCommands.register(t, feed));
+        return new KevyInstance(engine, feed, new Dispatcher(engine, commands));
+    }
+
+    /**
+     * Loads the data directory of {@code config} through the dispatcher and attaches the AOF writer to the shards
+     * ({@link Persistence#start}).
+     *
+     * @return the started persistence, which the caller shuts down
+     * @throws IOException as {@link Persistence#start}
+     * @throws IllegalStateException when persistence was already started
+     */
+    public synchronized Persistence startPersistence(PersistenceConfig config) throws IOException {
+        if (persistence != null) {
+            throw new IllegalStateException("persistence already started");
+        }
+        persistence = Persistence.start(engine, dispatcher, config);
+        return persistence;
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    /** The change feed (on or off per the {@link FeedConfig} it was assembled with). */
+    public Feed feed() {
+        return feed;
+    }
+
+    /** The dispatcher, which owns the command table ({@link Dispatcher#commands()}) and its statistics. */
+    public Dispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    /** The persistence, or null before {@link #startPersistence} (or without one). */
+    public Persistence persistence() {
+        return persistence;
+    }
+
+    /** Closes the engine (its cron and timer). Persistence is shut down by the owner first. */
+    @Override
+    public void close() {
+        engine.close();
+    }
+}

@@ -1,0 +1,43 @@
+package io.kevy.engine.session;
+
+import io.kevy.resp.ReplySink;
+
+/**
+ * The engine's view of the transport a {@link Session} talks over (a TCP connection, or the embedded caller).
+ * Used for work that happens outside the session's own command loop: a blocked command served by another
+ * client's write, or CLIENT KILL.
+ *
+ * <p>Implementations must be thread-safe.
+ */
+public interface ClientChannel {
+    /** A reply sink for a reply produced on another thread, later passed to {@link #sendAsync}. */
+    ReplySink newAsyncReply();
+
+    /**
+     * Delivers a reply produced with {@link #newAsyncReply()} and resumes the session's command loop (it was
+     * parked on a blocking command). When the transport is closing, the reply is only released. Safe from any
+     * thread, also under a shard lock (it only enqueues).
+     *
+     * @param wrote true when the reply follows a change made for this session (a served BLPOP): under
+     *              {@code appendfsync always} it is held until that change is durable, like any write's reply
+     */
+    void sendAsync(ReplySink reply, boolean wrote);
+
+    /**
+     * Runs {@code task} on the session's own thread: the connection's event loop, or the embedded caller's
+     * thread parked on a blocking command. Tasks run in submission order. Safe from any thread (also under a
+     * shard lock: it only enqueues).
+     *
+     * @throws java.util.concurrent.RejectedExecutionException when the transport has shut down
+     */
+    void execute(Runnable task);
+
+    /** Closes the transport (CLIENT KILL). Safe from any thread; idempotent. */
+    void close();
+
+    /** The peer address as {@code ip:port}, or {@code ""}. */
+    String remoteAddress();
+
+    /** The local address as {@code ip:port}, or {@code ""}. */
+    String localAddress();
+}

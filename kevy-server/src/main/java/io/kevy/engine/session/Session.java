@@ -1,0 +1,255 @@
+package io.kevy.engine.session;
+
+import io.kevy.engine.Engine;
+import io.kevy.engine.KeySignals;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The state of one client: identity (CLIENT ID/SETNAME/SETINFO), authentication, the transaction in
+ * progress and watched keys, and whether it is blocked. One per connection (or per embedded caller).
+ *
+ * <p>The command-loop fields are confined to the thread that runs the session's commands; fields other
+ * threads read (CLIENT LIST, CLIENT KILL, WATCH invalidation) are volatile.
+ */
+public final class Session {
+    private static final VarHandle LAST_INTERACTION;
+    private static final VarHandle LAST_COMMAND;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            LAST_INTERACTION = l.findVarHandle(Session.class, "lastInteractionMs", long.class);
+            LAST_COMMAND = l.findVarHandle(Session.class, "lastCommand", String.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final long id;
+    private final ClientChannel channel;
+    private final long createdAtMs;
+
+    private volatile String name = "";
+    private volatile String libName = "";
+    private volatile String libVersion = "";
+    // Written by the session's own thread for every command, read by CLIENT LIST/INFO from others: release stores
+    // and acquire loads (plain moves on x86) instead of volatile ones, each of which was a full fence per command.
+    private long lastInteractionMs;
+    private String lastCommand = "NULL";
+    private volatile boolean authenticated;
+    private volatile BlockedClient blockedClient;
+    private volatile boolean killed;
+    /** A write command ran since the transport last flushed replies (appendfsync always gates those). */
+    private boolean wrote;
+
+    /** Commands queued by MULTI, or null outside a transaction. */
+    private List<byte[][]> multiQueue;
+    private boolean multiError;
+    /** Set by any thread that changes a watched key (under that key's shard lock); read by EXEC. */
+    private volatile boolean dirtyCas;
+    private final List<WatchedKey> watched = new ArrayList<>(0);
+
+    public Session(long id, ClientChannel channel, long createdAtMs, boolean authenticated) {
+        this.id = id;
+        this.channel = channel;
+        this.createdAtMs = createdAtMs;
+        this.lastInteractionMs = createdAtMs;
+        this.authenticated = authenticated;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public ClientChannel channel() {
+        return channel;
+    }
+
+    public long createdAtMs() {
+        return createdAtMs;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public void name(String name) {
+        this.name = name;
+    }
+
+    public String libName() {
+        return libName;
+    }
+
+    public void libName(String libName) {
+        this.libName = libName;
+    }
+
+    public String libVersion() {
+        return libVersion;
+    }
+
+    public void libVersion(String libVersion) {
+        this.libVersion = libVersion;
+    }
+
+    public long lastInteractionMs() {
+        return (long) LAST_INTERACTION.getAcquire(this);
+    }
+
+    /** Records the start of a command (CLIENT LIST's {@code idle} and {@code cmd}). */
+    public void touch(long nowMs, String command) {
+        LAST_INTERACTION.setRelease(this, nowMs);
+        if (lastCommand != command) { // the same command again: no store, so no GC card mark for an old session
+            LAST_COMMAND.setRelease(this, command);
+        }
+    }
+
+    public String lastCommand() {
+        return (String) LAST_COMMAND.getAcquire(this);
+    }
+
+    public boolean authenticated() {
+        return authenticated;
+    }
+
+    public void authenticated(boolean authenticated) {
+        this.authenticated = authenticated;
+    }
+
+    /** True while the session is parked on a blocking command (CLIENT LIST flag {@code b}, blocked_clients). */
+    public boolean blocked() {
+        return blockedClient != null;
+    }
+
+    /** The blocking command the session is parked on, or null. */
+    public BlockedClient blockedClient() {
+        return blockedClient;
+    }
+
+    /** Records that the session is parked on {@code b} (called by {@link BlockedClient#arm}). */
+    void blockedClient(BlockedClient b) {
+        this.blockedClient = b;
+    }
+
+    /** Clears the parked command if it is still {@code b}. */
+    void clearBlockedClient(BlockedClient b) {
+        if (blockedClient == b) {
+            blockedClient = null;
+        }
+    }
+
+    /** Cancels the blocking command the session is parked on, if any (disconnect, CLIENT KILL). */
+    public void cancelBlocked() {
+        BlockedClient b = blockedClient;
+        if (b != null) {
+            b.cancel();
+        }
+    }
+
+    /** True once CLIENT KILL (or a disconnect) ended the session. */
+    public boolean killed() {
+        return killed;
+    }
+
+    public void killed(boolean killed) {
+        this.killed = killed;
+    }
+
+    /** Records that a write command ran (its reply must wait for the fsync under appendfsync always). */
+    public void markWrote() {
+        wrote = true;
+    }
+
+    /** Returns and clears the flag of {@link #markWrote()}. */
+    public boolean takeWrote() {
+        boolean w = wrote;
+        wrote = false;
+        return w;
+    }
+
+    /** True between MULTI and EXEC/DISCARD. */
+    public boolean inMulti() {
+        return multiQueue != null;
+    }
+
+    /** Enters MULTI (the caller checked it is not already in one). */
+    public void beginMulti() {
+        multiQueue = new ArrayList<>();
+        multiError = false;
+    }
+
+    /** The queued commands; null outside MULTI. */
+    public List<byte[][]> multiQueue() {
+        return multiQueue;
+    }
+
+    /** Marks the transaction as failed at queue time (EXEC will answer EXECABORT). */
+    public void flagMultiError() {
+        if (multiQueue != null) {
+            multiError = true;
+        }
+    }
+
+    public boolean multiError() {
+        return multiError;
+    }
+
+    /** Leaves MULTI, dropping the queue. */
+    public void endMulti() {
+        multiQueue = null;
+        multiError = false;
+    }
+
+    /** True when a watched key was modified since WATCH (EXEC will abort). */
+    public boolean dirtyCas() {
+        return dirtyCas;
+    }
+
+    public void dirtyCas(boolean dirty) {
+        this.dirtyCas = dirty;
+    }
+
+    /**
+     * The keys this session watches, each also registered on its shard ({@link KeySignals#watch}); confined to
+     * the session's command loop. {@link Engine#unwatchAll} clears it.
+     */
+    public List<WatchedKey> watched() {
+        return watched;
+    }
+
+    /** True when this session already watches {@code key}. */
+    public boolean watches(byte[] key) {
+        for (WatchedKey w : watched) {
+            if (Arrays.equals(w.key(), key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** CLIENT LIST's {@code flags} field. */
+    public String flags() {
+        StringBuilder sb = new StringBuilder();
+        if (blockedClient != null) {
+            sb.append('b');
+        }
+        if (dirtyCas) {
+            sb.append('d');
+        }
+        if (multiQueue != null) {
+            sb.append('x');
+        }
+        return sb.length() == 0 ? "N" : sb.toString();
+    }
+
+    /** Number of queued commands, or -1 outside MULTI (CLIENT LIST's {@code multi}). */
+    public int multiCount() {
+        List<byte[][]> q = multiQueue;
+        return q == null ? -1 : q.size();
+    }
+}
