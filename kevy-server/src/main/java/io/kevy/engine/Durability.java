@@ -66,7 +66,7 @@ public interface Durability {
      * Shard {@code shard}'s fsynced position for {@code FEED.READ ... DURABLE}, or null when frames are never
      * fsynced on a schedule (no AOF, or {@code appendfsync no}).
      */
-    default io.kevy.feed.DurableBound durableBound(int shard) {
+    default DurableBound durableBound(int shard) {
         return null;
     }
 

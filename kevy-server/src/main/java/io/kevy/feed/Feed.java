@@ -1,5 +1,6 @@
 package io.kevy.feed;
 
+import io.kevy.engine.DurableBound;
 import io.kevy.engine.Engine;
 import io.kevy.engine.Keyspace;
 import io.kevy.engine.Shard;

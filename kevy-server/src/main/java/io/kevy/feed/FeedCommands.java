@@ -6,6 +6,7 @@ import static io.kevy.engine.command.CommandFlag.LOADING;
 import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandSpec.command;
+import io.kevy.engine.DurableBound;
 import io.kevy.engine.command.Call;
 import io.kevy.engine.command.CommandTable;
 import io.kevy.engine.error.ErrorReply;

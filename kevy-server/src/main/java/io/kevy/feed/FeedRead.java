@@ -1,5 +1,6 @@
 package io.kevy.feed;
 
+import io.kevy.engine.DurableBound;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -279,7 +279,7 @@ public final class AofWriter implements EffectListener, AutoCloseable {
      * Shard {@code index}'s fsynced position, for {@code FEED.READ ... DURABLE}. Under {@link Fsync#NO} it moves
      * only at the fsyncs of a rewrite, SAVE or shutdown.
      */
-    public io.kevy.feed.DurableBound durableFrames(int index) {
+    public io.kevy.engine.DurableBound durableFrames(int index) {
         return logs[index].durable;
     }
 

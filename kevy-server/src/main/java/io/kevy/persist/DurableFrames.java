@@ -1,6 +1,6 @@
 package io.kevy.persist;
 
-import io.kevy.feed.DurableBound;
+import io.kevy.engine.DurableBound;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 

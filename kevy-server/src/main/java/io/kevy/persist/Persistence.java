@@ -447,7 +447,7 @@ public final class Persistence implements Durability, AutoCloseable {
     }
 
     @Override
-    public io.kevy.feed.DurableBound durableBound(int shard) {
+    public io.kevy.engine.DurableBound durableBound(int shard) {
         AofWriter w = aof;
         return w == null || w.fsync() == Fsync.NO ? null : w.durableFrames(shard);
     }

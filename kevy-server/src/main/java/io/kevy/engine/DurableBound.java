@@ -1,4 +1,4 @@
-package io.kevy.feed;
+package io.kevy.engine;
 
 /**
  * Where one shard's fsynced frames end, for {@code FEED.READ ... DURABLE}: a read serves only frames below
