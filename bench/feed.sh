@@ -14,12 +14,13 @@
 #   (b) drain: frames/s one reader takes from a full backlog at COUNT 4096, remote (FEED.READ against a server
 #       process) and embedded (io.kevy.embedded.Store), raw reads and through a FeedConsumer;
 #   (c) latency: a write's acknowledgement to the FeedConsumer handler, p50/p99/p99.9 at 1k, 10k and 50k
-#       writes/s, with BLOCK and with polling (the consumer's block(Duration.ZERO)), AOF everysec.
+#       writes/s, with BLOCK and with polling (the consumer's block(Duration.ZERO)), AOF everysec; mode durable
+#       (not in the default --modes) is BLOCK with durableOnly(true): FEED.READ ... DURABLE, the fsync's wait.
 # (b) and (c) run io.kevy.bench.FeedBench from bench/target/benchmarks.jar. Each section prints the load
 # average it started at; ratios within one section are the figures to compare.
 #
 # Usage: bench/feed.sh [--csv] [--quick] [--only overhead|drain|latency] [--rounds N] [--requests N]
-#                      [--servers N] [--aof off|everysec] [--pin on|off] [--frames N] [--seconds S] [--rates R1,R2,...] [--modes block,poll]
+#                      [--servers N] [--aof off|everysec] [--pin on|off] [--frames N] [--seconds S] [--rates R1,R2,...] [--modes block,poll,durable]
 #   --servers   pairs of kevy servers in (a), one pair at a time, default 6; --rounds per pair, default 3
 #   --aof       persistence of the servers in (a): off (default) or everysec
 #   --pin       in (a), client on CPU 0 and servers on CPUs 1..n-1: on (default with 2+ CPUs and taskset) or off
@@ -63,7 +64,7 @@ case "$AOF" in off) AOF_ARGS=(--no-aof) ;; everysec) AOF_ARGS=(--appendfsync eve
 case "$PIN" in on|off) ;; *) echo "feed.sh: --pin takes on or off; not $PIN" >&2; exit 2 ;; esac
 case "$ONLY" in ""|overhead|drain|latency) ;; *) echo "feed.sh: --only takes overhead, drain or latency; not $ONLY" >&2; exit 2 ;; esac
 [[ "$RATES" =~ ^[1-9][0-9]{0,6}(,[1-9][0-9]{0,6})*$ ]] || { echo "feed.sh: --rates takes writes/s from 1 to 9999999 separated by commas, e.g. 1000,10000; not $RATES" >&2; exit 2; }
-check_words feed.sh --modes "$MODES" block poll
+check_words feed.sh --modes "$MODES" block poll durable
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"
 command -v redis-benchmark >/dev/null || { echo "feed.sh: redis-benchmark not found (apt-get install redis-tools)" >&2; exit 2; }

@@ -44,7 +44,8 @@ import org.HdrHistogram.Histogram;
  *       acknowledgement reaching the writer to the handler seeing its change (0 when the handler was first).
  *       The first second of each run is warm-up and not recorded. Figures: p50, p99, p99.9 in microseconds,
  *       and the p99 from the write being sent (which a busy client JVM cannot make look shorter by handling
- *       the acknowledgement late). Before the first point, {@code --warmup S} seconds (default 3) of each mode
+ *       the acknowledgement late). Mode {@code durable} is BLOCK with {@code durableOnly(true)} (FEED.READ
+ *       ... DURABLE: the handler sees a change once the AOF fsync covers it). Before the first point, {@code --warmup S} seconds (default 3) of each mode
  *       at 10k writes/s warm the server and client JITs, unreported.</li>
  * </ul>
  * Options: {@code --csv} (machine-readable lines, see {@link Report}).
@@ -227,6 +228,8 @@ public final class FeedBench {
                 });
         if (mode.equals("poll")) {
             b.block(Duration.ZERO);
+        } else if (mode.equals("durable")) { // BLOCK with FEED.READ ... DURABLE: frames once fsynced
+            b.durableOnly(true);
         }
         FeedConsumer<byte[], byte[]> consumer = b.build();
         RedisClient client = RedisClient.create(uri);

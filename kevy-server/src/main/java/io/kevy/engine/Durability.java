@@ -62,6 +62,22 @@ public interface Durability {
         action.run();
     }
 
+    /**
+     * Shard {@code shard}'s fsynced position for {@code FEED.READ ... DURABLE}, or null when frames are never
+     * fsynced on a schedule (no AOF, or {@code appendfsync no}).
+     */
+    default DurableBound durableBound(int shard) {
+        return null;
+    }
+
+    /**
+     * True once an fsync failed: the changes it covered may be lost, so replies waiting for {@link #whenDurable}
+     * are never sent as acknowledgements (Redis #8347); {@link #writeError} stays set until a restart.
+     */
+    default boolean fsyncFailed() {
+        return false;
+    }
+
     /** Why writes are refused right now (an AOF write error), or null when they are accepted. */
     default String writeError() {
         return null;

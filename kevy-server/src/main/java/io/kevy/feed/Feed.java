@@ -1,5 +1,6 @@
 package io.kevy.feed;
 
+import io.kevy.engine.DurableBound;
 import io.kevy.engine.Engine;
 import io.kevy.engine.Keyspace;
 import io.kevy.engine.Shard;
@@ -92,7 +93,17 @@ public final class Feed {
      * @throws IllegalStateException when the feed is disabled
      */
     public FeedRead open(int index, long generation, long offset, int count, PrefixFilter filter) {
-        return new FeedRead(backlog(index), generation, offset, count, filter);
+        return open(index, generation, offset, count, filter, null);
+    }
+
+    /**
+     * As above; with {@code durable} non-null (FEED.READ DURABLE) only frames below its bound are served.
+     *
+     * @throws IllegalStateException when the feed is disabled
+     */
+    public FeedRead open(int index, long generation, long offset, int count, PrefixFilter filter,
+                         DurableBound durable) {
+        return new FeedRead(backlog(index), generation, offset, count, filter, durable);
     }
 
     /**

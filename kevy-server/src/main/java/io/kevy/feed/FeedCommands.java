@@ -6,6 +6,7 @@ import static io.kevy.engine.command.CommandFlag.LOADING;
 import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandSpec.command;
+import io.kevy.engine.DurableBound;
 import io.kevy.engine.command.Call;
 import io.kevy.engine.command.CommandTable;
 import io.kevy.engine.error.ErrorReply;
@@ -38,7 +39,7 @@ public final class FeedCommands {
                 .handler(c -> tail(c, feed)));
         t.add(command("feed.read", -4).flags(READONLY, BLOCKING, LOADING, STALE).group("server").since("1.0.0")
                 .summary("Reads frames of a shard from a cursor: FEED.READ shard generation offset [COUNT n] "
-                        + "[PREFIX p ...] [BLOCK ms].")
+                        + "[PREFIX p ...] [BLOCK ms] [DURABLE] (DURABLE: only frames the AOF has fsynced).")
                 .handler(c -> read(c, feed)));
         t.add(command("prefix.stats", 2).flags(READONLY, LOADING, STALE).group("server").since("1.0.0")
                 .summary("Counts live keys under a byte prefix across all shards, and those with a TTL (O(keys)).")
@@ -71,7 +72,13 @@ public final class FeedCommands {
         int count = Feed.DEFAULT_COUNT;
         List<byte[]> prefixes = new ArrayList<>(0);
         long blockMs = -1;
+        boolean durableOnly = false;
         for (int i = 4; i < c.argc(); i += 2) {
+            if (c.argIs(i, "durable")) { // ours: a flag, so the next word is the next option
+                durableOnly = true;
+                i--;
+                continue;
+            }
             boolean hasValue = i + 1 < c.argc();
             if (c.argIs(i, "count")) {
                 if (!hasValue) {
@@ -99,8 +106,15 @@ public final class FeedCommands {
         if (!feed.enabled()) {
             throw Call.fail(FeedReplies.DISABLED);
         }
+        DurableBound bound = null;
+        if (durableOnly) {
+            bound = c.engine().durability().durableBound((int) shard);
+            if (bound == null) {
+                throw Call.fail(FeedReplies.DURABLE_UNAVAILABLE);
+            }
+        }
         // 4. the cursor, on the owning shard
-        FeedRead read = feed.open((int) shard, generation, offset, count, PrefixFilter.of(prefixes));
+        FeedRead read = feed.open((int) shard, generation, offset, count, PrefixFilter.of(prefixes), bound);
         FeedRead.Result result = read.step();
         if (result != null) {
             FeedReplies.write(c.reply(), result);

@@ -1,5 +1,6 @@
 package io.kevy.feed;
 
+import io.kevy.engine.DurableBound;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -19,11 +20,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Not thread-safe: one reader uses it at a time (the blocked client's attempts run one by one on the
  * session's thread), except {@link #close}, which is safe from any thread and must be called when a read
  * that parked ends.
+ *
+ * <p>With a {@link DurableBound} (FEED.READ DURABLE) a step serves only frames the bound says are fsynced, and
+ * a blocking read parks on the bound (woken by the fsync) rather than on the backlog's tail.
  */
 public final class FeedRead {
     private final FeedBacklog backlog;
     private final long generation;
     private final PrefixFilter filter;
+    /** FEED.READ DURABLE: serve only frames below this bound; null for every frame. */
+    private final DurableBound durable;
     private long cursor;
     private int budget;
     private final AtomicBoolean counted = new AtomicBoolean();
@@ -56,7 +62,13 @@ public final class FeedRead {
     }
 
     FeedRead(FeedBacklog backlog, long generation, long offset, int count, PrefixFilter filter) {
+        this(backlog, generation, offset, count, filter, null);
+    }
+
+    FeedRead(FeedBacklog backlog, long generation, long offset, int count, PrefixFilter filter,
+             DurableBound durable) {
         this.backlog = backlog;
+        this.durable = durable;
         this.generation = generation;
         this.cursor = offset;
         this.budget = count;
@@ -80,7 +92,10 @@ public final class FeedRead {
      */
     public Result step() {
         while (true) {
-            FeedBacklog.Snapshot s = backlog.snapshot(generation, cursor, budget);
+            long end = durable == null ? Long.MAX_VALUE : durable.end(generation);
+            // DURABLE: copy no further than the bound (at least one frame, so the cursor checks still run)
+            int max = durable == null ? budget : (int) Math.max(1, Math.min(budget, end - cursor));
+            FeedBacklog.Snapshot s = backlog.snapshot(generation, cursor, max);
             switch (s.status()) {
                 case RESYNC:
                     return new Resync(s.generation(), s.next());
@@ -90,6 +105,11 @@ public final class FeedRead {
                     break;
             }
             int n = s.count();
+            boolean bounded = false;
+            if (durable != null && cursor + n > end) { // frames not yet fsynced: not served
+                n = (int) Math.max(0, end - cursor);
+                bounded = true;
+            }
             byte[] data = s.data();
             int[] ends = s.ends();
             List<FeedFrame> out = new ArrayList<>(filter.isAll() ? n : 4);
@@ -105,7 +125,7 @@ public final class FeedRead {
             if (!out.isEmpty() || budget == 0) {
                 return new Batch(generation, cursor, out);
             }
-            if (cursor == s.next()) {
+            if (bounded || cursor == s.next()) {
                 return null;
             }
             // the copy stopped at FeedBacklog.MAX_COPY bytes before the tail: scan on
@@ -125,12 +145,16 @@ public final class FeedRead {
         if (counted.compareAndSet(false, true)) {
             backlog.countBlocked(1);
         }
-        return backlog.parkAtTail(generation, cursor, wake);
+        return durable != null ? durable.park(generation, cursor, wake)
+                : backlog.parkAtTail(generation, cursor, wake);
     }
 
     /** Ends a read that may have parked: removes {@code wake} and stops counting it as blocked. Idempotent. */
     public void close(Runnable wake) {
         backlog.unpark(wake);
+        if (durable != null) {
+            durable.unpark(wake);
+        }
         if (counted.compareAndSet(true, false)) {
             backlog.countBlocked(-1);
         }

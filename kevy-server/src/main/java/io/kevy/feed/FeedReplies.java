@@ -17,6 +17,9 @@ public final class FeedReplies {
     public static final ErrorReply PREFIX_REQUIRES_VALUE = ErrorReply.err("PREFIX requires a value");
     public static final ErrorReply INVALID_BLOCK = ErrorReply.err("invalid BLOCK");
     public static final ErrorReply CURSOR_AHEAD = ErrorReply.err("feed cursor ahead of stream");
+    /** FEED.READ DURABLE where no fsync schedule exists (ours; upstream has no DURABLE: a syntax error). */
+    public static final ErrorReply DURABLE_UNAVAILABLE = ErrorReply.err("DURABLE needs the AOF with appendfsync "
+            + "always or everysec (set [persistence] aof = true)");
 
     private FeedReplies() {
     }

@@ -102,7 +102,7 @@ final class AofLoader {
         String reason = null;
         try (InputStream raw = Files.newInputStream(f)) {
             raw.skipNBytes(AofHeader.SIZE);
-            FrameReader reader = new FrameReader(new BufferedInputStream(raw, 1 << 16), AofHeader.SIZE);
+            FrameReader reader = new FrameReader(new BufferedInputStream(raw, 1 << 16), AofHeader.SIZE, Files.size(f));
             try {
                 byte[][] frame;
                 while ((frame = reader.next()) != null) {
@@ -115,7 +115,8 @@ final class AofLoader {
             } catch (FrameReader.Corrupt e) {
                 if (!truncateCorrupt) {
                     throw new IOException(f + ": corrupt at byte " + e.position + " (" + e.getMessage() + "); "
-                            + "set persistence.aof_load_corrupt = \"truncate\" to drop it and everything after", e);
+                            + "set persistence.aof_load_corrupt = \"truncate\" to load the valid prefix (the bytes "
+                            + "before " + e.recordStart + ") and drop that record and everything after it", e);
                 }
                 cut = e.recordStart;
                 reason = "corrupt record (" + e.getMessage() + ")";

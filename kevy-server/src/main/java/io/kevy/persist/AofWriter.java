@@ -44,7 +44,12 @@ import org.slf4j.LoggerFactory;
  *       typically a snapshot's cursor); {@link #promoteNext} renames it over {@code aof-{i}.aof}. Until the
  *       rename, boot reads both files as one chain, so dying at any point loses nothing.</li>
  *   <li><i>Failure.</i> A failed write is truncated away and retried every second; meanwhile
- *       {@link #lastError()} is set, which makes the server refuse writes (MISCONF) as Redis does.</li>
+ *       {@link #lastError()} is set, which makes the server refuse writes (MISCONF) as Redis does. A failed
+ *       fsync is not retried: after one, the kernel may have dropped the dirty pages it could not write, so a
+ *       later fsync that succeeds proves nothing about them (Redis #8347, the PostgreSQL "fsyncgate"). It sets
+ *       {@link #fsyncFailed()} for good: writes are refused until a restart, nothing is written to the files
+ *       any more, no reply waiting for that fsync is released as acknowledged, and {@link #close()} fails so
+ *       that no clean-shutdown marker vouches for the files (the next boot starts new generations).</li>
  * </ul>
  *
  * <p>Thread-safe.
@@ -71,6 +76,8 @@ public final class AofWriter implements EffectListener, AutoCloseable {
     /** Set by the writer before it parks with nothing pending; the next append then wakes it. */
     private volatile boolean idle;
     private volatile String lastError;
+    /** Sticky: the first failed fsync's error; see the class's design note. */
+    private volatile String fsyncError;
     private long lastFsyncNanos = System.nanoTime();
 
     private record Waiter(long seq, Runnable action) {
@@ -91,6 +98,8 @@ public final class AofWriter implements EffectListener, AutoCloseable {
         FileChannel channel;
         FileChannel nextChannel;
         boolean dirty;
+        // FEED.READ DURABLE's bound; set at open
+        DurableFrames durable;
         // read by INFO and the rewrite trigger
         volatile long size;
         volatile long nextSize;
@@ -125,6 +134,9 @@ public final class AofWriter implements EffectListener, AutoCloseable {
             l.size = l.channel.size();
             l.baseSize = l.size;
             l.channel.position(l.size);
+            FileFaults.synced(p, l.size);
+            Shard s = engine.shard(l.index); // before clients: boot's frames are durable (fsynced by boot or close)
+            l.durable = new DurableFrames(s.generation(), s.nextOffset());
         }
         for (int i = 0; i < w.logs.length; i++) {
             engine.shard(i).addListener(w);
@@ -170,6 +182,7 @@ public final class AofWriter implements EffectListener, AutoCloseable {
         } else {
             l.current.writeFrame(frame);
         }
+        l.durable.appended(shard.generation(), offset + 1);
         appendSeq.incrementAndGet();
         if (fsync == Fsync.ALWAYS || idle || l.current.size() >= EAGER_WRITE_BYTES) {
             signal();
@@ -178,6 +191,7 @@ public final class AofWriter implements EffectListener, AutoCloseable {
 
     @Override
     public void onStreamReset(Shard shard, long generation, long nextOffset) {
+        logs[shard.index()].durable.appended(generation, nextOffset);
         rotate(shard.index(), new Rotation(Rotation.Kind.RESET, generation, nextOffset, new CompletableFuture<>()));
     }
 
@@ -261,6 +275,19 @@ public final class AofWriter implements EffectListener, AutoCloseable {
         return lastError;
     }
 
+    /**
+     * Shard {@code index}'s fsynced position, for {@code FEED.READ ... DURABLE}. Under {@link Fsync#NO} it moves
+     * only at the fsyncs of a rewrite, SAVE or shutdown.
+     */
+    public io.kevy.engine.DurableBound durableFrames(int index) {
+        return logs[index].durable;
+    }
+
+    /** True once an fsync failed: writes stay refused until a restart (see the class's design note). */
+    public boolean fsyncFailed() {
+        return fsyncError != null;
+    }
+
     /** Current size of shard {@code index}'s AOF chain, bytes. */
     public long size(int index) {
         ShardLog l = logs[index];
@@ -286,6 +313,9 @@ public final class AofWriter implements EffectListener, AutoCloseable {
             done.get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IOException("AOF sync did not complete: " + e, e);
+        }
+        if (durableSeq < target) {
+            throw new IOException("AOF fsync failed (" + fsyncError + "): the AOF may have lost writes");
         }
     }
 
@@ -331,12 +361,18 @@ public final class AofWriter implements EffectListener, AutoCloseable {
     }
 
     private void cycle() {
+        if (fsyncError != null) { // nothing more is written; whoever waits for an fsync is told it failed
+            releaseWaiters();
+            return;
+        }
         long target = appendSeq.get();
         List<List<Object>> taken = new ArrayList<>(logs.length);
+        DurableFrames.Position[] reached = new DurableFrames.Position[logs.length];
         for (ShardLog l : logs) {
             Shard s = engine.shard(l.index);
             s.lock().lock();
             try {
+                reached[l.index] = l.durable.taken();
                 List<Object> ops = l.ops;
                 if (l.current.size() > 0) {
                     ops.add(l.current);
@@ -362,16 +398,31 @@ public final class AofWriter implements EffectListener, AutoCloseable {
                 if (force) {
                     for (ShardLog l : logs) {
                         if (l.dirty) {
-                            l.channel.force(false);
-                            if (l.nextChannel != null) {
-                                l.nextChannel.force(false);
+                            try {
+                                FileFaults.beforeFsync();
+                                l.channel.force(false);
+                                if (l.nextChannel != null) {
+                                    l.nextChannel.force(false);
+                                }
+                            } catch (IOException | RuntimeException e) {
+                                fsyncFailed(l, e);
+                                return;
                             }
                             l.dirty = false;
+                            if (FileFaults.active()) { // the power-loss test's record; no Path built otherwise
+                                FileFaults.synced(aofPath(dir, l.index), l.size);
+                                if (l.nextChannel != null) {
+                                    FileFaults.synced(nextPath(dir, l.index), l.nextSize);
+                                }
+                            }
                         }
                     }
                     lastFsyncNanos = System.nanoTime();
                     forceFsync = false;
                     durableSeq = target;
+                    for (ShardLog l : logs) {
+                        l.durable.durable(reached[l.index]);
+                    }
                 }
             }
             if (lastError != null) {
@@ -390,12 +441,23 @@ public final class AofWriter implements EffectListener, AutoCloseable {
         releaseWaiters();
     }
 
+    /** The first failed fsync: refuse writes for good and fail whoever waits (see the class's design note). */
+    private void fsyncFailed(ShardLog l, Exception e) {
+        log.error("AOF fsync of shard {} failed: write commands are refused until a restart (a failed fsync is not "
+                + "retried: the data it covered may be lost; see docs/operations.md)", l.index, e);
+        fsyncError = String.valueOf(e.getMessage());
+        lastError = fsyncError;
+        releaseWaiters();
+    }
+
+    /** Runs the waiters now durable; after a failed fsync, every waiter (each checks durability itself). */
     private void releaseWaiters() {
         long durable = durableSeq;
+        boolean failed = fsyncError != null;
         Iterator<Waiter> it = waiters.iterator();
         while (it.hasNext()) {
             Waiter w = it.next();
-            if (w.seq() <= durable) {
+            if (w.seq() <= durable || failed) {
                 it.remove();
                 try {
                     w.action().run();
@@ -478,6 +540,8 @@ public final class AofWriter implements EffectListener, AutoCloseable {
                 l.channel.position(l.channel.size());
                 l.size = l.channel.size();
                 l.baseSize = l.size;
+                FileFaults.synced(p, l.size);
+                l.durable.durable(new DurableFrames.Position(r.generation(), r.baseOffset()));
             }
             case BEGIN_NEXT -> {
                 Path p = nextPath(dir, l.index);
@@ -485,6 +549,7 @@ public final class AofWriter implements EffectListener, AutoCloseable {
                 l.nextChannel = FileChannel.open(p, StandardOpenOption.WRITE);
                 l.nextChannel.position(l.nextChannel.size());
                 l.nextSize = l.nextChannel.size();
+                FileFaults.synced(p, l.nextSize);
             }
             case PROMOTE_NEXT -> {
                 if (l.nextChannel != null) {
@@ -498,6 +563,7 @@ public final class AofWriter implements EffectListener, AutoCloseable {
                     l.size = l.nextSize;
                     l.nextSize = 0;
                     l.baseSize = l.size;
+                    FileFaults.synced(aofPath(dir, l.index), l.size);
                 }
             }
             default -> throw new IllegalStateException(r.kind().toString());
@@ -506,6 +572,7 @@ public final class AofWriter implements EffectListener, AutoCloseable {
     }
 
     static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {
+        FileFaults.beforeWrite();
         while (b.hasRemaining()) {
             ch.write(b);
         }
@@ -517,7 +584,15 @@ public final class AofWriter implements EffectListener, AutoCloseable {
         if (!running) {
             return;
         }
-        syncNow();
+        IOException unsynced = null;
+        try {
+            syncNow();
+        } catch (IOException e) {
+            if (fsyncError == null) {
+                throw e;
+            }
+            unsynced = e; // stop and close all the same, then report it: no clean-shutdown marker
+        }
         running = false;
         LockSupport.unpark(thread);
         try {
@@ -532,6 +607,9 @@ public final class AofWriter implements EffectListener, AutoCloseable {
                 l.nextChannel.close();
             }
             l.channel.close();
+        }
+        if (unsynced != null) {
+            throw unsynced;
         }
     }
 }

@@ -46,6 +46,9 @@ final class BootLoader {
     private final long now;
     private final Session session;
     private final DiscardingReply sink = new DiscardingReply();
+    /** Shards whose boot writes failed for want of space: they run read-only until {@link #completeDeferred}. */
+    private final java.util.List<Integer> deferred = new java.util.ArrayList<>();
+    private String deferredError;
 
     /** What boot did to one shard. */
     record ShardBoot(long generation, long nextOffset, boolean resumed, long keys) {
@@ -114,7 +117,7 @@ final class BootLoader {
                 && marker.get().nextOffset() == pos.nextOffset()) {
             shard.restoreStream(pos.generation(), pos.nextOffset());
             if (cfg.aof() && (nextFileLeft || !Files.exists(AofWriter.aofPath(dir, i)))) {
-                compact(i, pos.generation(), pos.nextOffset());
+                orDefer(i, () -> compact(i, pos.generation(), pos.nextOffset()));
             }
             log.info("shard {}: clean restart, resuming generation {} at offset {} ({} keys)", i, pos.generation(),
                     pos.nextOffset(), keys);
@@ -124,7 +127,8 @@ final class BootLoader {
         if (gen == pos.generation()) {
             gen = Engine.newGeneration(gen);
         }
-        startGeneration(i, gen);
+        long g = gen;
+        orDefer(i, () -> startGeneration(i, g));
         String why = marker.isEmpty() ? "no clean-shutdown marker (first start, crash or restore)"
                 : "the clean-shutdown marker does not match the data";
         log.info("shard {}: new generation {} at offset 0: {} ({} keys)", i, gen, why, keys);
@@ -222,6 +226,61 @@ final class BootLoader {
         if (sink.error != null) {
             log.warn("stored frame {} failed to apply: {}", new String(frame[0]), sink.error.message());
         }
+    }
+
+    private interface BootWrite {
+        void run() throws IOException;
+    }
+
+    /**
+     * Runs a boot write; when the disk is full, leaves it for {@link #completeDeferred} (the shard's state and
+     * stream are already in memory) rather than refusing to start: the server then serves reads and refuses
+     * writes with MISCONF, as Redis does.
+     */
+    private void orDefer(int i, BootWrite write) throws IOException {
+        try {
+            write.run();
+        } catch (IOException e) {
+            if (!FileFaults.isNoSpace(e)) {
+                throw e;
+            }
+            deferred.add(i);
+            deferredError = e.getMessage();
+            log.warn("shard {}: cannot write its boot files ({}): serving reads, refusing writes (MISCONF) until "
+                    + "there is space; see docs/operations.md", i, e.getMessage());
+        }
+    }
+
+    /** The shards whose boot writes wait for space (see {@link #orDefer}); empty when none. */
+    java.util.List<Integer> deferred() {
+        return java.util.List.copyOf(deferred);
+    }
+
+    /** Why the deferred boot writes failed (the OS's message), or null. */
+    String deferredError() {
+        return deferredError;
+    }
+
+    /**
+     * Writes what boot could not, for every shard at its current cursor (frames emitted meanwhile, e.g.
+     * expiries, are in no AOF): the generation file of the shards that drew a new generation, then a snapshot
+     * and a fresh AOF. The caller holds every shard's lock and opens the AOF writer before releasing them.
+     *
+     * @throws IOException when the disk is still full (nothing is committed that the next boot would misread:
+     *                     each file is replaced durably on its own)
+     */
+    void completeDeferred() throws IOException {
+        for (int i = 0; i < engine.shardCount(); i++) {
+            Shard shard = engine.shard(i);
+            if (deferred.contains(i)) {
+                GenerationFiles.writeGeneration(dir, i, shard.generation());
+            }
+            if (cfg.aof()) {
+                compact(i, shard.generation(), shard.nextOffset());
+            }
+        }
+        deferred.clear();
+        deferredError = null;
     }
 
     /**

@@ -69,9 +69,7 @@ final class DataDirLock implements AutoCloseable {
                 ch = null;
                 throw new DataDirInUseException(inUse(key, readPid(file)));
             }
-            ch.truncate(0);
-            ch.write(ByteBuffer.wrap((pid + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
-            ch.force(true);
+            writePid(ch, pid);
             DataDirLock held = new DataDirLock(key, ch, l);
             HELD.put(key, held);
             return held;
@@ -81,6 +79,22 @@ final class DataDirLock implements AutoCloseable {
             }
             HELD.remove(key);
             throw e;
+        }
+    }
+
+    /** The pid is for people (the lock is the OS's): a full disk does not stop the boot over it. */
+    private static void writePid(FileChannel ch, long pid) throws IOException {
+        try {
+            FileFaults.beforeWrite();
+            ch.truncate(0);
+            ch.write(ByteBuffer.wrap((pid + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+            ch.force(true);
+        } catch (IOException e) {
+            if (!FileFaults.isNoSpace(e)) {
+                throw e;
+            }
+            org.slf4j.LoggerFactory.getLogger(DataDirLock.class).warn("cannot write the pid into {}: {}", FILE,
+                    e.getMessage());
         }
     }
 

@@ -40,7 +40,7 @@ final class GenerationFiles {
             return OptionalLong.empty();
         }
         try {
-            return OptionalLong.of(Long.parseLong(Files.readString(p, StandardCharsets.US_ASCII).trim()));
+            return OptionalLong.of(Long.parseLong(readSmall(p).trim()));
         } catch (IOException | NumberFormatException e) {
             log.warn("{}: unreadable generation file ({}); a new generation will be drawn", p, e.getMessage());
             return OptionalLong.empty();
@@ -62,7 +62,7 @@ final class GenerationFiles {
         }
         Optional<Marker> m;
         try {
-            String[] parts = Files.readString(p, StandardCharsets.US_ASCII).trim().split("\\s+");
+            String[] parts = readSmall(p).trim().split("\\s+");
             m = parts.length == 2 ? Optional.of(new Marker(Long.parseLong(parts[0]), Long.parseLong(parts[1])))
                     : Optional.empty();
         } catch (IOException | NumberFormatException e) {
@@ -74,6 +74,29 @@ final class GenerationFiles {
         Files.delete(p);
         FileSync.directory(dir);
         return m;
+    }
+
+    /** The longest of these one-line files, bytes: a bigger one is damaged, and is not read into memory. */
+    private static final int SMALL_FILE_MAX = 256;
+
+    /**
+     * A one-line file of at most {@value #SMALL_FILE_MAX} bytes, bytes outside ASCII shown as {@code ?}.
+     *
+     * @throws IOException naming the file when it is longer
+     */
+    static String readSmall(Path p) throws IOException {
+        byte[] b;
+        try (java.io.InputStream in = Files.newInputStream(p)) {
+            b = in.readNBytes(SMALL_FILE_MAX + 1);
+        }
+        if (b.length > SMALL_FILE_MAX) {
+            throw new IOException(p + ": longer than " + SMALL_FILE_MAX + " bytes (" + Files.size(p) + "): damaged");
+        }
+        StringBuilder s = new StringBuilder(b.length);
+        for (byte x : b) {
+            s.append(x >= 0x20 && x < 0x7f || x == '\n' || x == '\r' || x == '\t' || x == ' ' ? (char) x : '?');
+        }
+        return s.toString();
     }
 
     static void writeMarker(Path dir, int shard, Marker marker) throws IOException {

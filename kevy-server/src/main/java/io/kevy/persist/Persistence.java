@@ -37,7 +37,10 @@ public final class Persistence implements Durability, AutoCloseable {
     private final Engine engine;
     private final PersistenceConfig cfg;
     private final Path dir;
-    private final AofWriter aof;
+    /** Null when the AOF is disabled, or until the boot writes a full disk deferred are done ({@link #pending}). */
+    private volatile AofWriter aof;
+    /** The boot whose writes wait for space (writes are refused meanwhile), or null. */
+    private volatile BootLoader pending;
     /** How long {@link #close()} waits for an interrupted background save to stop, seconds. */
     private static final long BACKGROUND_STOP_SECONDS = 60;
     private final ScheduledExecutorService background;
@@ -65,7 +68,9 @@ public final class Persistence implements Durability, AutoCloseable {
     private final long loadedKeys;
     private final DataDirLock dirLock;
 
-    private Persistence(Engine engine, PersistenceConfig cfg, AofWriter aof, long loadedKeys, DataDirLock dirLock) {
+    private Persistence(Engine engine, PersistenceConfig cfg, AofWriter aof, long loadedKeys, DataDirLock dirLock,
+                        BootLoader pending) {
+        this.pending = pending;
         this.engine = engine;
         this.dirLock = dirLock;
         this.cfg = cfg;
@@ -114,13 +119,40 @@ public final class Persistence implements Durability, AutoCloseable {
 
     private static Persistence boot(Engine engine, Dispatcher dispatcher, PersistenceConfig cfg, DataDirLock lock)
             throws IOException {
-        BootLoader.ShardBoot[] boots = new BootLoader(engine, dispatcher, cfg).boot();
+        BootLoader loader = new BootLoader(engine, dispatcher, cfg);
+        BootLoader.ShardBoot[] boots = loader.boot();
         long keys = 0;
         for (BootLoader.ShardBoot b : boots) {
             keys += b.keys();
         }
+        if (!loader.deferred().isEmpty()) {
+            return new Persistence(engine, cfg, null, keys, lock, loader);
+        }
         AofWriter aof = cfg.aof() ? AofWriter.open(engine, cfg.dir(), cfg.fsync()) : null;
-        return new Persistence(engine, cfg, aof, keys, lock);
+        return new Persistence(engine, cfg, aof, keys, lock, null);
+    }
+
+    /**
+     * Once a second while boot writes wait for space: retries them all under every shard's lock and opens the
+     * AOF writer before releasing the locks, so no frame falls between the new files and the writer. Writes are
+     * accepted from then on.
+     */
+    private void retryDeferredBoot() {
+        BootLoader b = pending;
+        if (b == null || closed.get()) {
+            return;
+        }
+        engine.lockAll();
+        try {
+            b.completeDeferred();
+            aof = cfg.aof() ? AofWriter.open(engine, dir, cfg.fsync()) : null;
+            pending = null;
+            log.info("the boot files of shards deferred for want of space are written: writes are accepted");
+        } catch (IOException e) {
+            log.debug("deferred boot writes still fail: {}", e.getMessage());
+        } finally {
+            engine.unlockAll();
+        }
     }
 
     public PersistenceConfig config() {
@@ -153,6 +185,9 @@ public final class Persistence implements Durability, AutoCloseable {
 
     @Override
     public String save() {
+        if (pending != null) {
+            return writeError();
+        }
         if (!busy.compareAndSet(false, true)) {
             return "ERR Background save already in progress";
         }
@@ -169,6 +204,9 @@ public final class Persistence implements Durability, AutoCloseable {
 
     @Override
     public String bgsave(boolean schedule) {
+        if (pending != null) {
+            return writeError();
+        }
         if (!busy.compareAndSet(false, true)) {
             if (schedule) {
                 bgsaveScheduled = true;
@@ -184,8 +222,14 @@ public final class Persistence implements Durability, AutoCloseable {
 
     @Override
     public String bgrewriteaof() {
+        if (pending != null) {
+            return writeError();
+        }
         if (aof == null) {
             return "ERR the AOF is disabled (persistence.aof = false)";
+        }
+        if (aof.fsyncFailed()) { // its files are written no more until a restart
+            return writeError();
         }
         if (!busy.compareAndSet(false, true)) {
             return rewriteInProgress ? "ERR Background append only file rewriting already in progress"
@@ -318,6 +362,10 @@ public final class Persistence implements Durability, AutoCloseable {
     /** The save rules and the AOF growth trigger, once a second. */
     private void tick() {
         try {
+            if (pending != null) {
+                retryDeferredBoot();
+                return;
+            }
             long now = engine.clock().millis();
             List<PersistenceConfig.SaveRule> rules = saveRules;
             if (!busy.get() && !rules.isEmpty()) {
@@ -399,8 +447,24 @@ public final class Persistence implements Durability, AutoCloseable {
     }
 
     @Override
+    public io.kevy.engine.DurableBound durableBound(int shard) {
+        AofWriter w = aof;
+        return w == null || w.fsync() == Fsync.NO ? null : w.durableFrames(shard);
+    }
+
+    @Override
+    public boolean fsyncFailed() {
+        return aof != null && aof.fsyncFailed();
+    }
+
+    @Override
     public String writeError() {
-        String e = aof == null ? null : aof.lastError();
+        BootLoader b = pending;
+        if (b != null) {
+            return "MISCONF Errors writing to the AOF file: " + b.deferredError();
+        }
+        AofWriter w = aof;
+        String e = w == null ? null : w.lastError();
         return e == null ? null : "MISCONF Errors writing to the AOF file: " + e;
     }
 
@@ -430,6 +494,11 @@ public final class Persistence implements Durability, AutoCloseable {
             background.awaitTermination(10, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (pending != null) {
+            log.info("stopping with boot writes still waiting for space: no save, no clean-shutdown marker (the "
+                    + "next start begins new generations)");
+            return;
         }
         boolean doSave = save == null ? !saveRules.isEmpty() && aof == null : save;
         boolean saved = false;
@@ -519,7 +588,7 @@ public final class Persistence implements Durability, AutoCloseable {
         field(out, "aof_current_rewrite_time_sec", rewriteInProgress ? runningSeconds : -1);
         out.append("aof_last_bgrewrite_status:").append(lastRewriteOk ? "ok" : "err").append("\r\n");
         field(out, "aof_rewrites", rewrites.get());
-        out.append("aof_last_write_status:").append(aofOn && aof.lastError() != null ? "err" : "ok").append("\r\n");
+        out.append("aof_last_write_status:").append(writeError() != null ? "err" : "ok").append("\r\n");
         if (aofOn) {
             long size = 0;
             long base = 0;

@@ -20,6 +20,11 @@ final class Redistribution {
     private static final String STAGING = "redistribute.tmp";
     private static final String READY = "redistribute.ready";
     private static final String STALE = "stale";
+    /** The names {@code stale} may list: the shards' own files, in the data dir itself (nothing else is deleted). */
+    private static final java.util.regex.Pattern DATA_FILE =
+            java.util.regex.Pattern.compile("(aof-\\d{1,9}\\.aof(\\.next)?|dump-\\d{1,9}\\.rdb|feed-\\d{1,9}\\.(gen|meta))");
+    /** The longest {@code stale} list read, bytes (5 names of under 30 bytes per shard). */
+    private static final int STALE_MAX = 1 << 20;
 
     private final Path dir;
     private final Path staging;
@@ -76,11 +81,19 @@ final class Redistribution {
         finish(dir);
     }
 
+    private static List<String> readStale(Path staleList) throws IOException {
+        long size = Files.size(staleList);
+        if (size > STALE_MAX) {
+            throw new IOException(staleList + ": " + size + " bytes, over " + STALE_MAX + ": damaged (kevy writes "
+                    + "one line per old file)");
+        }
+        return List.of(new String(Files.readAllBytes(staleList), StandardCharsets.ISO_8859_1).split("\n"));
+    }
+
     private static void finish(Path dir) throws IOException {
         Path ready = dir.resolve(READY);
         Path staleList = ready.resolve(STALE);
-        List<String> stale = Files.exists(staleList)
-                ? Files.readAllLines(staleList, StandardCharsets.UTF_8) : List.of();
+        List<String> stale = Files.exists(staleList) ? readStale(staleList) : List.of();
         try (Stream<Path> files = Files.list(ready)) {
             for (Path f : files.toList()) {
                 if (!f.getFileName().toString().equals(STALE)) {
@@ -90,9 +103,15 @@ final class Redistribution {
             }
         }
         for (String name : stale) {
-            if (!name.isBlank()) {
-                Files.deleteIfExists(dir.resolve(name));
+            if (name.isBlank()) {
+                continue;
             }
+            if (!DATA_FILE.matcher(name).matches()) { // a damaged or crafted list must not delete other files
+                org.slf4j.LoggerFactory.getLogger(Redistribution.class).warn("{}: not deleting \"{}\": not a shard's "
+                        + "data file name", staleList, name);
+                continue;
+            }
+            Files.deleteIfExists(dir.resolve(name));
         }
         FileSync.directory(dir);
         BootLoader.deleteTree(ready);

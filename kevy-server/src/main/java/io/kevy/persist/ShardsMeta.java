@@ -18,15 +18,18 @@ final class ShardsMeta {
         if (!Files.exists(p)) {
             return -1;
         }
-        String s = Files.readString(p, StandardCharsets.US_ASCII).trim();
+        String s = GenerationFiles.readSmall(p).trim();
         try {
             if (s.startsWith("shards ")) {
-                return Integer.parseInt(s.substring(7).trim());
+                int n = Integer.parseInt(s.substring(7).trim());
+                if (n > 0) {
+                    return n;
+                }
             }
         } catch (NumberFormatException e) {
             // fall through
         }
-        throw new IOException(p + ": unreadable (expected \"shards <n>\", found \"" + s + "\")");
+        throw new IOException(p + ": unreadable (expected \"shards <n>\" with n >= 1, found \"" + s + "\")");
     }
 
     static void write(Path dir, int shards) throws IOException {

@@ -4,6 +4,7 @@ import io.kevy.resp.FrameReader;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -72,7 +73,9 @@ final class SnapshotReader {
      */
     static Header read(Path file, EntryConsumer consumer) throws IOException {
         verifyChecksum(file);
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+        long size = Files.size(file);
+        Counting counting = new Counting(new BufferedInputStream(Files.newInputStream(file), 1 << 16));
+        try (DataInputStream in = new DataInputStream(counting)) {
             byte[] h = in.readNBytes(SnapshotFormat.HEADER_SIZE);
             Header header = parseHeader(h, file);
             if (header.version() != SnapshotFormat.VERSION_WITH_CURSOR) {
@@ -88,9 +91,9 @@ final class SnapshotReader {
                 throw new IOException(file + ": unsupported snapshot body version " + bodyVersion);
             }
             in.skipNBytes(4 + 4 + 8);
-            FrameReader frames = new FrameReader(in, 0);
             long count = 0;
             while (true) {
+                long entryAt = counting.position;
                 int kind = in.readUnsignedByte();
                 if (kind == SnapshotFormat.END) {
                     long stored = Long.reverseBytes(in.readLong());
@@ -99,13 +102,22 @@ final class SnapshotReader {
                     }
                     return header;
                 }
+                if (kind != SnapshotFormat.KIND_STRING && kind != SnapshotFormat.KIND_FRAMES) {
+                    throw corrupt(file, entryAt, "unknown entry kind " + kind + " after " + count + " entries");
+                }
                 long expireAt = Long.reverseBytes(in.readLong());
-                byte[] key = bytes(in);
+                byte[] key = bytes(in, counting, file, size, "key length");
                 if (kind == SnapshotFormat.KIND_STRING) {
-                    consumer.string(key, expireAt, bytes(in));
-                } else if (kind == SnapshotFormat.KIND_FRAMES) {
-                    int n = (int) varint(in);
-                    byte[][][] fs = new byte[n][][];
+                    consumer.string(key, expireAt, bytes(in, counting, file, size, "value length"));
+                } else {
+                    long countAt = counting.position;
+                    long n = varint(in, counting, file);
+                    if (n < 0 || n > size - countAt) { // every frame takes at least a byte
+                        throw corrupt(file, countAt, "frame count " + Long.toUnsignedString(n) + " is outside 0.."
+                                + (size - countAt) + " (the bytes left in the file)");
+                    }
+                    FrameReader frames = new FrameReader(in, counting.position, size);
+                    byte[][][] fs = new byte[(int) n][][];
                     for (int i = 0; i < n; i++) {
                         fs[i] = frames.next();
                         if (fs[i] == null) {
@@ -113,16 +125,18 @@ final class SnapshotReader {
                         }
                     }
                     consumer.frames(key, expireAt, fs);
-                } else {
-                    throw new IOException(file + ": unknown entry kind " + kind + " after " + count + " entries");
                 }
                 count++;
             }
         } catch (EOFException | FrameReader.Torn e) {
-            throw new IOException(file + ": snapshot is truncated", e);
+            throw new IOException(file + ": snapshot is truncated at byte " + counting.position, e);
         } catch (FrameReader.Corrupt e) {
             throw new IOException(file + ": snapshot is corrupt: " + e.getMessage(), e);
         }
+    }
+
+    private static IOException corrupt(Path file, long at, String what) {
+        return new IOException(file + ": snapshot is corrupt at byte " + at + ": " + what);
     }
 
     private static void verifyChecksum(Path file) throws IOException {
@@ -153,10 +167,15 @@ final class SnapshotReader {
         }
     }
 
-    private static byte[] bytes(DataInputStream in) throws IOException {
-        long n = varint(in);
-        if (n > Integer.MAX_VALUE) {
-            throw new IOException("entry length " + n + " too large");
+    /** A varint length and that many bytes; the length must fit in what is left of the file. */
+    private static byte[] bytes(DataInputStream in, Counting counting, Path file, long size, String what)
+            throws IOException {
+        long at = counting.position;
+        long n = varint(in, counting, file);
+        if (n < 0 || n > FrameReader.MAX_ARG || n > size - counting.position) {
+            throw corrupt(file, at, what + " " + Long.toUnsignedString(n) + " is over "
+                    + Math.min(FrameReader.MAX_ARG, size - counting.position) + " (the bytes left in the file, or "
+                    + "the longest value kevy holds)");
         }
         byte[] b = in.readNBytes((int) n);
         if (b.length != n) {
@@ -165,7 +184,9 @@ final class SnapshotReader {
         return b;
     }
 
-    private static long varint(DataInputStream in) throws IOException {
+    /** An unsigned LEB128 of at most 10 bytes. */
+    private static long varint(DataInputStream in, Counting counting, Path file) throws IOException {
+        long at = counting.position;
         long v = 0;
         for (int shift = 0; shift < 64; shift += 7) {
             int b = in.readUnsignedByte();
@@ -174,6 +195,40 @@ final class SnapshotReader {
                 return v;
             }
         }
-        throw new IOException("bad varint");
+        throw corrupt(file, at, "varint longer than 10 bytes");
+    }
+
+    /** Counts the bytes read through it, for the offsets in error messages. Not thread-safe. */
+    private static final class Counting extends FilterInputStream {
+        long position;
+
+        Counting(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                position++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                position += n;
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long k = super.skip(n);
+            position += k;
+            return k;
+        }
     }
 }

@@ -45,6 +45,7 @@ final class SnapshotWriter {
         long bytes;
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
+            FileFaults.beforeWrite();
             CrcOut out = new CrcOut(new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16));
             ByteBuffer h = ByteBuffer.allocate(SnapshotFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
             h.put(SnapshotFormat.MAGIC).put((byte) SnapshotFormat.VERSION_WITH_CURSOR).putLong(generation)

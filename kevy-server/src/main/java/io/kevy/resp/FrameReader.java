@@ -11,9 +11,15 @@ import java.io.InputStream;
  * <p>Not thread-safe.
  */
 public final class FrameReader {
-    /** Longest accepted argument, bytes (as the server's proto-max-bulk-len cap). */
-    private static final long MAX_ARG = 4L * 1024 * 1024 * 1024;
-    private static final int MAX_ARGS = 64 * 1024 * 1024;
+    /**
+     * Longest accepted argument, bytes: the largest byte array a JVM allocates (a stored value can be no longer;
+     * the server's proto-max-bulk-len may be configured up to 4 GiB, but no argument above this was ever held).
+     */
+    public static final long MAX_ARG = Integer.MAX_VALUE - 8;
+    /** Most arguments in one record (as the server's proto-max-multibulk-len cap). */
+    public static final long MAX_ARGS = 64L * 1024 * 1024;
+    /** Argument slots allocated before the arguments are read: a hostile count cannot allocate more. */
+    private static final int INITIAL_SLOTS = 1024;
 
     /** The file ended inside a record that started at {@link #recordStart}. */
     public static final class Torn extends IOException {
@@ -40,12 +46,20 @@ public final class FrameReader {
     }
 
     private final InputStream in;
+    /** The file's length: a bulk claimed to run past it is torn without reading (or allocating) it. */
+    private final long end;
     private long position;
     private long recordStart;
 
-    public FrameReader(InputStream in, long startPosition) {
+    /**
+     * @param in            the bytes, positioned at {@code startPosition}
+     * @param startPosition the byte offset of {@code in}'s first byte in its file (for error messages)
+     * @param end           the file's length, bytes ({@link Long#MAX_VALUE} when unknown)
+     */
+    public FrameReader(InputStream in, long startPosition, long end) {
         this.in = in;
         this.position = startPosition;
+        this.end = end;
     }
 
     /** Byte position of the next record. */
@@ -68,29 +82,47 @@ public final class FrameReader {
         }
         position++;
         if (first != '*') {
-            throw new Corrupt(recordStart, position - 1, "expected '*'");
+            throw new Corrupt(recordStart, position - 1, "expected '*' at the start of a record, found "
+                    + describe(first));
         }
-        long argc = readNumber();
+        long countAt = position;
+        long argc = readNumber("argument count");
         if (argc < 1 || argc > MAX_ARGS) {
-            throw new Corrupt(recordStart, position, "bad argument count " + argc);
+            throw new Corrupt(recordStart, countAt, "argument count " + argc + " is outside 1.." + MAX_ARGS);
         }
-        byte[][] frame = new byte[(int) argc][];
+        byte[][] frame = new byte[(int) Math.min(argc, INITIAL_SLOTS)][];
         for (int i = 0; i < argc; i++) {
             int t = read();
             if (t != '$') {
-                throw new Corrupt(recordStart, position - 1, "expected '$'");
+                throw new Corrupt(recordStart, position - 1, "expected '$' before argument " + (i + 1) + " of "
+                        + argc + ", found " + describe(t));
             }
-            long len = readNumber();
-            if (len < 0 || len > MAX_ARG) {
-                throw new Corrupt(recordStart, position, "bad bulk length " + len);
+            long lengthAt = position;
+            long len = readNumber("bulk length");
+            if (len > MAX_ARG) {
+                throw new Corrupt(recordStart, lengthAt, "bulk length " + len + " is over the longest value kevy "
+                        + "holds (" + MAX_ARG + " bytes)");
+            }
+            if (i == frame.length) {
+                frame = java.util.Arrays.copyOf(frame, (int) Math.min(argc, 2L * frame.length));
+            }
+            if (len + 2 > end - position) {
+                throw new Torn(recordStart);
             }
             byte[] arg = in.readNBytes((int) len);
             position += arg.length;
             if (arg.length < len) {
                 throw new Torn(recordStart);
             }
-            if (read() != '\r' || read() != '\n') {
-                throw new Corrupt(recordStart, position - 1, "expected CRLF after bulk");
+            int cr = read();
+            if (cr != '\r') {
+                throw new Corrupt(recordStart, position - 1, "expected CR after a bulk of " + len + " bytes, found "
+                        + describe(cr));
+            }
+            int lf = read();
+            if (lf != '\n') {
+                throw new Corrupt(recordStart, position - 1, "expected LF after a bulk of " + len + " bytes, found "
+                        + describe(lf));
             }
             frame[i] = arg;
         }
@@ -106,25 +138,37 @@ public final class FrameReader {
         return b;
     }
 
-    private long readNumber() throws IOException {
+    /** A decimal of at most 18 digits (so it cannot overflow a long) ended by CRLF; never negative. */
+    private long readNumber(String what) throws IOException {
+        long start = position;
         long v = 0;
         int digits = 0;
         while (true) {
             int b = read();
             if (b == '\r') {
-                if (read() != '\n') {
-                    throw new Corrupt(recordStart, position - 1, "expected LF");
+                int lf = read();
+                if (lf != '\n') {
+                    throw new Corrupt(recordStart, position - 1, "expected LF after the " + what + ", found "
+                            + describe(lf));
                 }
                 if (digits == 0) {
-                    throw new Corrupt(recordStart, position, "empty number");
+                    throw new Corrupt(recordStart, position - 2, "empty " + what);
                 }
                 return v;
             }
-            if (b < '0' || b > '9' || digits > 18) {
-                throw new Corrupt(recordStart, position - 1, "bad number");
+            if (b < '0' || b > '9') {
+                throw new Corrupt(recordStart, position - 1, "expected a digit of the " + what + ", found "
+                        + describe(b));
+            }
+            if (digits == 18) {
+                throw new Corrupt(recordStart, start, what + " has more than 18 digits");
             }
             v = v * 10 + (b - '0');
             digits++;
         }
+    }
+
+    private static String describe(int b) {
+        return b >= 0x21 && b < 0x7f ? "'" + (char) b + "'" : String.format("byte 0x%02x", b);
     }
 }

@@ -238,6 +238,17 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         if (any) {
             ctx.flush();
         }
+        if (!held.isEmpty() && engine.durability().fsyncFailed()) { // never acknowledged (Redis #8347)
+            log.warn("closing client {}: the AOF fsync its writes waited for failed", session == null ? "?"
+                    : session.id());
+            while (!held.isEmpty()) {
+                HeldReply h = held.pollFirst();
+                heldBytes -= h.bytes().readableBytes();
+                h.bytes().release();
+            }
+            closing = true;
+            ctx.close();
+        }
         if (!closing) {
             accountOutput();
         }

@@ -245,6 +245,27 @@ class PersistenceIT {
         }
     }
 
+    /** Issue 32: this record stopped the boot with "len < 0" (an int overflow leaking as the message). */
+    @Test
+    void aHugeBulkLengthNamesFileOffsetAndTheSetting() throws Exception {
+        KevyServer s = start();
+        write(s, 10);
+        s.persistence().aof().syncNow();
+        s.abort();
+        Path aof = AofWriter.aofPath(dir, 0);
+        long size = Files.size(aof);
+        try (OutputStream o = Files.newOutputStream(aof, StandardOpenOption.APPEND)) {
+            o.write("*1\r\n$4294967295\r\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        assertThatThrownBy(this::start).isInstanceOf(IOException.class)
+                .hasMessageContaining(aof + ": corrupt at byte " + (size + 5))
+                .hasMessageContaining("bulk length 4294967295 is over the longest value kevy holds")
+                .hasMessageContaining("persistence.aof_load_corrupt = \"truncate\" to load the valid prefix");
+        try (KevyServer s2 = start(c -> c.with(ServerOptions.AOF_LOAD_CORRUPT, "truncate"))) {
+            assertData(s2, 10);
+        }
+    }
+
     @Test
     void rewriteShrinksTheAofAndKeepsEverything() throws Exception {
         long[][] before;

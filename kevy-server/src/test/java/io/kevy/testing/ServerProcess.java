@@ -27,6 +27,11 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts {@code io.kevy.server.ServerMain --port <free> --dir <dir> <args>} and waits for PING. */
     public static ServerProcess start(Path dir, String... args) {
+        return start(dir, List.of(), args);
+    }
+
+    /** As {@link #start(Path, String...)}, with extra JVM options (e.g. {@code -Dkevy.test.faults=...}). */
+    public static ServerProcess start(Path dir, List<String> jvmOptions, String... args) {
         try {
             Files.createDirectories(dir);
             int port;
@@ -34,8 +39,9 @@ public final class ServerProcess implements AutoCloseable {
                 port = s.getLocalPort();
             }
             List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
-                    "-cp", System.getProperty("java.class.path"), "io.kevy.server.ServerMain",
+                    "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info"));
+            cmd.addAll(jvmOptions);
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.kevy.server.ServerMain",
                     "--port", Integer.toString(port), "--dir", dir.toString()));
             cmd.addAll(List.of(args));
             Path log = dir.resolve("server.log");

@@ -87,6 +87,7 @@ public final class Sidecar implements AutoCloseable {
                     .maxFutileRebuilds(v.get(SidecarOptions.CONSUMER_MAX_FUTILE_REBUILDS).intValue())
                     .deliveryTimeout(Duration.ofMillis(v.get(SidecarOptions.CONSUMER_DELIVERY_TIMEOUT_MS)))
                     .exactPrefixFilter(v.get(SidecarOptions.CONSUMER_EXACT_PREFIX_FILTER))
+                    .durableOnly(v.get(SidecarOptions.CONSUMER_DURABLE_ONLY))
                     .meterRegistry(registry);
             if (v.get(SidecarOptions.CONSUMER_FAILURE_POLICY).equals("dead_letter")) {
                 b.deadLetter(new DeadLetterFile(Path.of(v.get(SidecarOptions.CONSUMER_DEAD_LETTER_PATH)),

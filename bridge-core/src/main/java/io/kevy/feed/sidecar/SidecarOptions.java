@@ -99,6 +99,10 @@ public final class SidecarOptions {
     public static final Option<Boolean> CONSUMER_EXACT_PREFIX_FILTER = Option.bool("consumer",
             "exact_prefix_filter", true, "Filter the keys of MSET, multi-key DEL and RENAME by prefix in the bridge "
                     + "(the server's filter is fail-open for them); false forwards them whole.");
+    public static final Option<Boolean> CONSUMER_DURABLE_ONLY = Option.bool("consumer",
+            "durable_only", false, "Forward only changes the server's AOF has fsynced (FEED.READ DURABLE): none is "
+                    + "erased by a power loss after it was sent; about 1 s more latency under appendfsync everysec. "
+                    + "Servers without it (upstream kevy, no AOF) get plain reads and one WARN line.");
     public static final Option<Long> CONSUMER_SHUTDOWN_TIMEOUT_MS = Option.integer("consumer",
             "shutdown_timeout_ms", 30_000, 100, 3_600_000,
             "On SIGTERM: stop reading, finish in-flight batches, flush the sink, commit cursors and exit 0 within "
@@ -139,7 +143,7 @@ public final class SidecarOptions {
             CONSUMER_BATCH_SIZE, CONSUMER_BATCH_RETRIES, CONSUMER_RETRY_INITIAL_MS, CONSUMER_RETRY_MAX_MS,
             CONSUMER_FAILURE_POLICY, CONSUMER_DEAD_LETTER_PATH, CONSUMER_MAX_CONNECTION_ATTEMPTS,
             CONSUMER_MAX_FUTILE_REBUILDS, CONSUMER_DELIVERY_TIMEOUT_MS, CONSUMER_EXACT_PREFIX_FILTER,
-            CONSUMER_SHUTDOWN_TIMEOUT_MS, CONSUMER_EXIT_ON_FAILURE, CURSOR_STORE, CURSOR_PATH, CURSOR_KEY_PREFIX,
+            CONSUMER_DURABLE_ONLY, CONSUMER_SHUTDOWN_TIMEOUT_MS, CONSUMER_EXIT_ON_FAILURE, CURSOR_STORE, CURSOR_PATH, CURSOR_KEY_PREFIX,
             HTTP_ENABLED, HTTP_BIND, HTTP_PORT, HTTP_STALL_MS, HTTP_POLL_MS);
 
     /** The runtime's sections, in documentation order. */

@@ -36,6 +36,7 @@ class FeedConsumerBuilderTest {
         assertThat(s.pollMin()).isEqualTo(FeedConsumer.DEFAULT_POLL_MIN);
         assertThat(s.pollMax()).isEqualTo(FeedConsumer.DEFAULT_POLL_MAX);
         assertThat(s.exactPrefixFilter()).isEqualTo(FeedConsumer.DEFAULT_EXACT_PREFIX_FILTER);
+        assertThat(s.durableOnly()).isEqualTo(FeedConsumer.DEFAULT_DURABLE_ONLY).isFalse();
         assertThat(s.handlerRetries()).isEqualTo(FeedConsumer.DEFAULT_HANDLER_RETRIES);
         assertThat(s.retryInitial()).isEqualTo(FeedConsumer.DEFAULT_RETRY_INITIAL);
         assertThat(s.retryMax()).isEqualTo(FeedConsumer.DEFAULT_RETRY_MAX);
@@ -52,7 +53,7 @@ class FeedConsumerBuilderTest {
     void toBuilderBuildIsEqual() {
         FeedConsumer<String, String> c = minimal().prefixes("user:", "a*b").startFrom(StartFrom.REBUILD)
                 .batchSize(100).block(Duration.ZERO).pollInterval(Duration.ofMillis(2), Duration.ofMillis(50))
-                .exactPrefixFilter(false).handlerRetries(1)
+                .exactPrefixFilter(false).durableOnly(true).handlerRetries(1)
                 .retryBackoff(Duration.ofMillis(5), Duration.ofSeconds(1)).maxConnectionAttempts(3)
                 .deadLetter((b, e) -> { }).maxFutileRebuilds(4).rebuildGather(Duration.ZERO)
                 .deliveryTimeout(Duration.ofSeconds(9)).clock(Clock.systemUTC())

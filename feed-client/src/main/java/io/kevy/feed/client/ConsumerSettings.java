@@ -28,6 +28,7 @@ public record ConsumerSettings<K, V>(
         Duration pollMin,
         Duration pollMax,
         boolean exactPrefixFilter,
+        boolean durableOnly,
         int handlerRetries,
         Duration retryInitial,
         Duration retryMax,

@@ -64,6 +64,8 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
     public static final Duration DEFAULT_POLL_MIN = Duration.ofMillis(1);
     /** Default largest poll delay of an idle shard without BLOCK: 100 ms. */
     public static final Duration DEFAULT_POLL_MAX = Duration.ofMillis(100);
+    /** Default {@link Builder#durableOnly}: false (frames as soon as they are applied). */
+    public static final boolean DEFAULT_DURABLE_ONLY = false;
     /** Default {@link Builder#exactPrefixFilter}: true. */
     public static final boolean DEFAULT_EXACT_PREFIX_FILTER = true;
     /** Default {@link Builder#handlerRetries}: 3 retries after the first attempt. */
@@ -498,6 +500,7 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
         private Duration pollMin;
         private Duration pollMax;
         private Boolean exactPrefixFilter;
+        private Boolean durableOnly;
         private Integer handlerRetries;
         private Duration retryInitial;
         private Duration retryMax;
@@ -530,6 +533,7 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
             this.pollMin = s.pollMin();
             this.pollMax = s.pollMax();
             this.exactPrefixFilter = s.exactPrefixFilter();
+            this.durableOnly = s.durableOnly();
             this.handlerRetries = s.handlerRetries();
             this.retryInitial = s.retryInitial();
             this.retryMax = s.retryMax();
@@ -684,6 +688,22 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Whether to read only frames the server's AOF has fsynced ({@code FEED.READ ... DURABLE}, ours; see
+         * docs/cdc.md), default {@link #DEFAULT_DURABLE_ONLY}. Under {@code appendfsync everysec} a frame can
+         * otherwise be delivered and then erased by a power loss (the generation changes and the consumer
+         * rebuilds); with true nothing delivered is ever erased, at the cost of up to the fsync interval of
+         * latency (about 1 s under everysec). Sinks that cannot take a change back (Kafka exactly-once, a ledger)
+         * want true. Servers without DURABLE (upstream kevy: {@code ERR syntax error}) or without an fsync
+         * schedule (no AOF, {@code appendfsync no}) make the consumer fall back to plain reads, with one WARN log
+         * line saying so.
+         */
+        public Builder<K, V> durableOnly(boolean durable) {
+            unset(this.durableOnly, "durableOnly");
+            this.durableOnly = durable;
+            return this;
+        }
+
         /** Retries of a rejected batch before the failure policy, 0..1000 (default {@link #DEFAULT_HANDLER_RETRIES}). */
         public Builder<K, V> handlerRetries(int retries) {
             unset(this.handlerRetries, "handlerRetries");
@@ -827,6 +847,7 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
                     pollMin == null ? DEFAULT_POLL_MIN : pollMin,
                     pollMax == null ? DEFAULT_POLL_MAX : pollMax,
                     exactPrefixFilter == null ? DEFAULT_EXACT_PREFIX_FILTER : exactPrefixFilter,
+                    durableOnly == null ? DEFAULT_DURABLE_ONLY : durableOnly,
                     handlerRetries == null ? DEFAULT_HANDLER_RETRIES : handlerRetries,
                     retryInitial == null ? DEFAULT_RETRY_INITIAL : retryInitial,
                     retryMax == null ? DEFAULT_RETRY_MAX : retryMax,

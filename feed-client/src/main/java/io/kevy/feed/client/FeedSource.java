@@ -71,6 +71,21 @@ public interface FeedSource extends AutoCloseable {
      */
     CompletionStage<FrameBatch> read(Cursor from, int count, List<byte[]> prefixes, Duration block);
 
+    /**
+     * As {@link #read(Cursor, int, List, Duration)}; with {@code durable}, {@code FEED.READ ... DURABLE} (ours):
+     * only frames the server's AOF has fsynced, a BLOCK read waiting for the fsync. A source without it fails the
+     * stage with {@link KevyServerException} (upstream: {@code ERR syntax error}); this default does so for
+     * every durable read.
+     */
+    default CompletionStage<FrameBatch> read(Cursor from, int count, List<byte[]> prefixes, Duration block,
+                                             boolean durable) {
+        if (!durable) {
+            return read(from, count, prefixes, block);
+        }
+        return java.util.concurrent.CompletableFuture.failedFuture(
+                new KevyServerException("ERR DURABLE is not offered by this feed source"));
+    }
+
     /** {@code SCAN cursor MATCH match COUNT count}; {@code match} null = every key. */
     CompletionStage<ScanPage> scan(String cursor, byte[] match, int count);
 

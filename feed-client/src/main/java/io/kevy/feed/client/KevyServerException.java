@@ -27,4 +27,12 @@ public class KevyServerException extends KevyException {
     public boolean isSyntaxError() {
         return getMessage().equals("ERR syntax error");
     }
+
+    /**
+     * True for our server's refusal of {@code FEED.READ ... DURABLE} where no fsync schedule exists ({@code ERR
+     * DURABLE needs the AOF ...}) and for a source that has no DURABLE; upstream answers {@link #isSyntaxError}.
+     */
+    public boolean isDurableUnavailable() {
+        return getMessage().startsWith("ERR DURABLE ");
+    }
 }

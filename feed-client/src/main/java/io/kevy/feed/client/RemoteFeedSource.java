@@ -203,6 +203,12 @@ final class RemoteFeedSource extends AbstractFeedSource {
 
     @Override
     public CompletionStage<FrameBatch> read(Cursor from, int count, List<byte[]> prefixes, Duration block) {
+        return read(from, count, prefixes, block, false);
+    }
+
+    @Override
+    public CompletionStage<FrameBatch> read(Cursor from, int count, List<byte[]> prefixes, Duration block,
+                                            boolean durable) {
         CommandArgs<byte[], byte[]> args = args(num(from.shard()), num(from.generation()), num(from.offset()),
                 ascii("COUNT"), num(Math.max(1, Math.min(MAX_COUNT, count))));
         for (byte[] p : prefixes) {
@@ -211,6 +217,9 @@ final class RemoteFeedSource extends AbstractFeedSource {
         long blockMillis = block == null ? 0 : Math.max(1, block.toMillis());
         if (block != null) {
             args.add(ascii("BLOCK")).add(num(blockMillis));
+        }
+        if (durable) {
+            args.add(ascii("DURABLE"));
         }
         Keyword word = readKeywords.computeIfAbsent(blockMillis, b -> new Keyword("FEED.READ", b));
         // only a long-poll read needs its shard's own connection: it parks it; others must not queue behind it

@@ -38,6 +38,8 @@ final class Runtime<K, V> {
     final Committer committer;
     /** null = not yet known, else whether FEED.READ accepts BLOCK (detected once; feed contract §4). */
     private final AtomicReference<Boolean> blockSupported = new AtomicReference<>();
+    /** false once FEED.READ DURABLE was refused (upstream, or no fsync schedule); reads then go without it. */
+    private volatile boolean durableRefused;
     private final AtomicReference<ConsumerFailedException> failure = new AtomicReference<>();
     private final Object sleep = new Object();
     private volatile boolean stopping;
@@ -154,6 +156,21 @@ final class Runtime<K, V> {
         if (blockSupported.getAndSet(false) != Boolean.FALSE) {
             LOG.info("consumer {}: the server does not know FEED.READ ... BLOCK (upstream kevy); polling with "
                     + "backoff from {} to {} ms", name(), s.pollMin().toMillis(), s.pollMax().toMillis());
+        }
+    }
+
+    /** Whether the next read asks for DURABLE ({@link ConsumerSettings#durableOnly} and not refused). */
+    boolean durable() {
+        return s.durableOnly() && !durableRefused;
+    }
+
+    /** The server refused DURABLE: read without it from now on, and say so once. */
+    void durableRefused(String reason) {
+        if (!durableRefused) {
+            durableRefused = true;
+            LOG.warn("consumer {}: the server refused FEED.READ ... DURABLE ({}); reading frames before their fsync: "
+                    + "a crash may erase frames already delivered (the generation then changes and the consumer "
+                    + "rebuilds)", name(), reason);
         }
     }
 

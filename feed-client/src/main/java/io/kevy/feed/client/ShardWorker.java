@@ -118,13 +118,14 @@ final class ShardWorker<K, V> implements Runnable {
         return c;
     }
 
-    private CompletableFuture<FrameBatch> read(Cursor from, Duration block) {
-        return rt.s.source().read(from, rt.s.batchSize(), rt.prefixes, block).toCompletableFuture();
+    private CompletableFuture<FrameBatch> read(Cursor from, Duration block, boolean durable) {
+        return rt.s.source().read(from, rt.s.batchSize(), rt.prefixes, block, durable).toCompletableFuture();
     }
 
     private void loop() {
         CompletableFuture<FrameBatch> pending = null;
         Duration pendingBlock = null;
+        boolean pendingDurable = false;
         Retry.AsyncContext<Object> connection = rt.connectionRetry.asyncContext();
         long backoff = rt.s.pollMin().toMillis();
         while (true) {
@@ -143,7 +144,8 @@ final class ShardWorker<K, V> implements Runnable {
             }
             if (pending == null) {
                 pendingBlock = rt.block();
-                pending = read(cursor, pendingBlock);
+                pendingDurable = rt.durable();
+                pending = read(cursor, pendingBlock, pendingDurable);
             }
             FrameBatch fb;
             try {
@@ -166,6 +168,10 @@ final class ShardWorker<K, V> implements Runnable {
                         + "store is not shared by two consumers or servers. Not retried.", e);
             } catch (KevyServerException e) {
                 pending = null;
+                if (pendingDurable && (e.isSyntaxError() || e.isDurableUnavailable())) {
+                    rt.durableRefused(e.getMessage()); // DURABLE first: upstream refuses BLOCK too
+                    continue;
+                }
                 if (pendingBlock != null && e.isSyntaxError()) {
                     rt.blockUnsupported();
                     continue;
@@ -192,7 +198,8 @@ final class ShardWorker<K, V> implements Runnable {
             List<Change<K, V>> changes = decode(fb);
             if (!changes.isEmpty()) {
                 pendingBlock = rt.block();
-                pending = read(fb.next(), pendingBlock);
+                pendingDurable = rt.durable();
+                pending = read(fb.next(), pendingBlock, pendingDurable);
                 state(atTail ? ShardState.CAUGHT_UP : ShardState.RUNNING);
                 long t0 = System.nanoTime();
                 Delivery.deliver(rt, Batch.ofChanges(rt.name(), cursor, fb.next(), changes), shard,

@@ -46,7 +46,7 @@ final class PersistenceCommands {
     }
 
     private static void status(Call c, String text) {
-        if (text.startsWith("ERR ")) {
+        if (text.startsWith("ERR ") || text.startsWith("MISCONF ")) {
             throw Call.fail(ErrorReply.of(text));
         }
         c.reply().simple(text);

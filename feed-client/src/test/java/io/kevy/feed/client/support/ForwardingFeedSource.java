@@ -28,6 +28,12 @@ public abstract class ForwardingFeedSource implements FeedSource {
     }
 
     @Override
+    public CompletionStage<FrameBatch> read(Cursor from, int count, List<byte[]> prefixes, Duration block,
+                                            boolean durable) {
+        return durable ? inner.read(from, count, prefixes, block, true) : read(from, count, prefixes, block);
+    }
+
+    @Override
     public String authority() {
         return inner.authority();
     }

@@ -16,8 +16,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A RESP2 TCP proxy in front of a real kevy server that answers {@code FEED.READ ... BLOCK ms} with
- * {@code -ERR syntax error}, as upstream kevy does (feed contract §4), and relays every other command and its
+ * A RESP2 TCP proxy in front of a real kevy server that answers {@code FEED.READ ... BLOCK ms} and
+ * {@code FEED.READ ... DURABLE} with {@code -ERR syntax error}, as upstream kevy does (feed contract §4), and relays every other command and its
  * reply byte for byte. It handles one command at a time per connection (replies stay in order under lettuce's
  * pipelining) and counts the FEED.READ commands it saw. For tests only.
  */
@@ -27,6 +27,8 @@ public final class NoBlockProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     /** FEED.READ commands with BLOCK, answered {@code -ERR syntax error}. */
     public final AtomicInteger blockRejected = new AtomicInteger();
+    /** FEED.READ commands with DURABLE, answered {@code -ERR syntax error}. */
+    public final AtomicInteger durableRejected = new AtomicInteger();
     /** FEED.READ commands without BLOCK, relayed. */
     public final AtomicInteger reads = new AtomicInteger();
 
@@ -70,8 +72,9 @@ public final class NoBlockProxy implements AutoCloseable {
             while (true) {
                 ByteArrayOutputStream raw = new ByteArrayOutputStream();
                 List<String> argv = command(fromClient, raw);
-                if (isBlockRead(argv)) {
-                    blockRejected.incrementAndGet();
+                boolean durable = isDurableRead(argv);
+                if (durable || isBlockRead(argv)) {
+                    (durable ? durableRejected : blockRejected).incrementAndGet();
                     toClient.write("-ERR syntax error\r\n".getBytes(StandardCharsets.US_ASCII));
                     toClient.flush();
                     continue;
@@ -89,6 +92,11 @@ public final class NoBlockProxy implements AutoCloseable {
         } catch (IOException e) {
             // a side closed the connection: the other side is closed with it
         }
+    }
+
+    private static boolean isDurableRead(List<String> argv) {
+        return !argv.isEmpty() && argv.get(0).equalsIgnoreCase("FEED.READ")
+                && argv.stream().skip(4).anyMatch(a -> a.equalsIgnoreCase("DURABLE"));
     }
 
     private static boolean isBlockRead(List<String> argv) {
