@@ -36,7 +36,8 @@ class CommandCommandsIT {
                 "command|help", "memory|usage", "memory|help", "memory|doctor", "memory|purge", "memory|malloc-stats",
                 "function|flush", "script|flush", "CONFIG|GET", "HSET", "subscribe", "unsubscribe", "psubscribe",
                 "punsubscribe", "publish", "spublish", "ssubscribe", "sunsubscribe", "pubsub|channels",
-                "pubsub|numsub", "pubsub|numpat", "pubsub|shardchannels", "pubsub|shardnumsub", "pubsub|help")) {
+                "pubsub|numsub", "pubsub|numpat", "pubsub|shardchannels", "pubsub|shardnumsub", "pubsub|help",
+                "pfadd", "pfdebug", "pfselftest")) {
             oracle.same("COMMAND", "INFO", name);
         }
         oracle.same("COMMAND", "INFO", "nosuch", "hget", "config|nosuch", "nosuch|get");
