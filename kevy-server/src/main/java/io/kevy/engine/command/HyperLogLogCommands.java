@@ -41,6 +41,8 @@ final class HyperLogLogCommands {
                 .since("2.8.9").summary("Adds the specified elements to the specified HyperLogLog.")
                 .complexity("O(1) to add every element.").handler(HyperLogLogCommands::pfadd));
         t.add(command("pfcount", -2).flags(READONLY, MAY_REPLICATE).keys(1, -1, 1).keyFlags("RW", "access")
+                .keyNotes("RW because it may change the internal representation of the key, and propagate to "
+                        + "replicas")
                 .group(GROUP).since("2.8.9")
                 .summary("Return the approximated cardinality of the set(s) observed by the HyperLogLog at key(s).")
                 .complexity("O(1) with a very small average constant time when called with a single key. O(N) "
@@ -48,7 +50,7 @@ final class HyperLogLogCommands {
                         + "multiple keys.")
                 .handler(HyperLogLogCommands::pfcount));
         t.add(command("pfmerge", -2).flags(WRITE, DENYOOM).keys(1, -1, 1).keyFlags("RW", "access", "insert")
-                .group(GROUP).since("2.8.9").summary("Merge N different HyperLogLogs into a single one.")
+                .sourceKeyFlags("RO", "access").group(GROUP).since("2.8.9").summary("Merge N different HyperLogLogs into a single one.")
                 .complexity("O(N) to merge N HyperLogLogs, but with high constant times.")
                 .handler(HyperLogLogCommands::pfmerge));
     }
