@@ -10,6 +10,7 @@ import io.kevy.engine.struct.Dict;
 import io.kevy.engine.text.Bytes;
 import io.kevy.engine.type.HyperLogLog;
 import java.nio.charset.StandardCharsets;
+import java.util.Random;
 
 /**
  * The HyperLogLog debugging commands of Redis 7.0: {@code PFDEBUG GETREG | DECODE | ENCODING | TODENSE key} and
@@ -87,7 +88,7 @@ final class HyperLogLogDebugCommands {
      * standard errors at every power of ten.
      */
     private static void pfselftest(Call c) {
-        java.util.Random rnd = new java.util.Random();
+        Random rnd = new Random();
         HyperLogLog dense = HyperLogLog.emptyDense();
         int[] expected = new int[HyperLogLog.REGISTERS];
         for (int j = 0; j < TEST_CYCLES; j++) {
