@@ -54,6 +54,9 @@ final class EventNames {
         }
         switch (verb) {
             case "SET" -> {
+                if ("pfcount".equals(origin) || "pfdebug".equals(origin)) {
+                    return; // a cached cardinality or a dense conversion: Redis notifies nothing
+                }
                 out.event(KeyspaceEvents.STRING, stringEvent(origin), frame[1]);
                 if (frame.length >= 5 && Arrays.equals(frame[3], io.kevy.resp.Verbs.PXAT)) {
                     out.event(KeyspaceEvents.GENERIC, "expire", frame[1]);
@@ -145,6 +148,7 @@ final class EventNames {
             case "append" -> "append";
             case "setrange" -> "setrange";
             case "setbit", "bitfield" -> "setbit";
+            case "pfadd", "pfmerge" -> "pfadd"; // Redis names PFMERGE's event pfadd too
             default -> "set";
         };
     }

@@ -189,7 +189,10 @@ class FeedCompletenessIT {
         }
     }
 
-    /** Keys by area: strings, hashes, lists, sets, sorted sets, keys sharing a hash tag; "any" picks from all. */
+    /**
+     * Keys by area: strings, hashes, lists, sets, sorted sets, keys sharing a hash tag, HyperLogLogs; "any" picks
+     * from all.
+     */
     private static final class KeyPools implements CommandGenerator.Ctx {
         private final Map<String, List<String>> areas = new TreeMap<>();
         private final List<String> all = new ArrayList<>();
@@ -201,6 +204,7 @@ class FeedCompletenessIT {
             area("set", "set:", 5);
             area("z", "z:", 5);
             area("t", "{t}", 3);
+            area("hll", "hll:", 4);
             all.add(new String(new byte[] {'b', 0, (byte) 0xff, '\r', '\n'}, StandardCharsets.ISO_8859_1));
         }
 

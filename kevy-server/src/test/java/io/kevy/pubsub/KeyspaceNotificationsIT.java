@@ -128,6 +128,17 @@ class KeyspaceNotificationsIT {
     }
 
     @Test
+    void hyperLogLogs() {
+        same("PFADD", "hll", "a", "b");
+        same("PFADD", "hll", "a"); // no register changed: no event
+        same("PFCOUNT", "hll"); // caches the cardinality in the value: a change, but no event in Redis
+        same("PFMERGE", "hll2", "hll"); // Redis names it pfadd
+        same("PFDEBUG", "TODENSE", "hll");
+        same("SET", "notahll", "x");
+        same("PFADD", "notahll", "a"); // an error: no event
+    }
+
+    @Test
     void keysAndExpire() {
         diff.same("SET", "a", "1");
         diff.same("SET", "b", "1");

@@ -179,6 +179,9 @@ final class CommandCommands {
             throw Call.fail(INVALID_ARG_COUNT);
         }
         int[] pos = spec.keyPositions(argv);
+        if (spec.sourceKeyFlags() != null && argv.length <= spec.firstKey() + 1) {
+            throw Call.fail(INVALID_ARGS); // Redis: the second key spec begins past the arguments
+        }
         ReplySink r = c.reply();
         if (pos == null || pos.length == 0) {
             if (spec.has(CommandFlag.NO_MANDATORY_KEYS)) {
@@ -188,13 +191,15 @@ final class CommandCommands {
             throw Call.fail(INVALID_ARGS);
         }
         List<String> keyFlags = CommandMetadata.keyFlags(spec);
+        List<String> sourceFlags = spec.sourceKeyFlags() != null ? spec.sourceKeyFlags() : keyFlags;
         r.array(pos.length);
         for (int p : pos) {
             if (withFlags) {
+                List<String> flags = p == pos[0] ? keyFlags : sourceFlags;
                 r.array(2);
                 r.bulk(argv[p]);
-                r.array(keyFlags.size());
-                keyFlags.forEach(r::simple);
+                r.array(flags.size());
+                flags.forEach(r::simple);
             } else {
                 r.bulk(argv[p]);
             }

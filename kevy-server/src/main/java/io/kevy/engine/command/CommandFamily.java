@@ -20,6 +20,8 @@ public interface CommandFamily {
                 KeyCommands::register,
                 StringCommands::register,
                 BitmapCommands::register,
+                HyperLogLogCommands::register,
+                HyperLogLogDebugCommands::register,
                 HashCommands::register,
                 ListCommands::register,
                 BlockingListCommands::register,

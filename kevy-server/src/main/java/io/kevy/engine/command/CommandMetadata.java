@@ -16,7 +16,8 @@ import java.util.Map;
  *       (Redis's {@code setImplicitACLCategories}: write, read, admin + dangerous, pubsub, fast or slow,
  *       blocking), printed in Redis's category order.</li>
  *   <li>Key specs: one {@code index}/{@code range} spec from first/last/step, with the explicit key-spec flags or
- *       {@code RO access} (read-only) / {@code RW update} (write).</li>
+ *       {@code RO access} (read-only) / {@code RW update} (write), and the spec's notes when stated; or two
+ *       when the keys after the first have flags of their own (PFMERGE: the destination, then the sources).</li>
  *   <li>Flags: Redis's names in Redis's order; {@code may_replicate} and kevy's locking flags are not shown.</li>
  * </ul>
  *
@@ -119,9 +120,15 @@ final class CommandMetadata {
         cats.forEach(c -> r.simple("@" + c));
         r.array(s.tips().size());
         s.tips().forEach(r::bulk);
-        if (s.firstKey() > 0) {
+        if (s.firstKey() > 0 && s.sourceKeyFlags() != null) {
+            r.array(2);
+            writeKeySpec(r, keyFlags(s), s.keyNotes(), s.firstKey(), 0, s.step());
+            writeKeySpec(r, s.sourceKeyFlags(), null, s.firstKey() + 1,
+                    s.lastKey() >= 0 ? s.lastKey() - s.firstKey() - 1 : s.lastKey(), s.step());
+        } else if (s.firstKey() > 0) {
             r.array(1);
-            writeKeySpec(r, s);
+            writeKeySpec(r, keyFlags(s), s.keyNotes(), s.firstKey(),
+                    s.lastKey() >= 0 ? s.lastKey() - s.firstKey() : s.lastKey(), s.step());
         } else {
             r.array(0);
         }
@@ -131,10 +138,14 @@ final class CommandMetadata {
         }
     }
 
-    private static void writeKeySpec(ReplySink r, CommandSpec s) {
-        r.array(6);
+    /** One key spec: [notes], flags, an index begin_search at {@code index}, a range find_keys. */
+    private static void writeKeySpec(ReplySink r, List<String> kf, String notes, int index, int lastKey, int step) {
+        r.array(notes != null ? 8 : 6);
+        if (notes != null) {
+            r.bulk("notes");
+            r.bulk(notes);
+        }
         r.bulk("flags");
-        List<String> kf = keyFlags(s);
         r.array(kf.size());
         kf.forEach(r::simple);
         r.bulk("begin_search");
@@ -144,7 +155,7 @@ final class CommandMetadata {
         r.bulk("spec");
         r.array(2);
         r.bulk("index");
-        r.integer(s.firstKey());
+        r.integer(index);
         r.bulk("find_keys");
         r.array(4);
         r.bulk("type");
@@ -152,9 +163,9 @@ final class CommandMetadata {
         r.bulk("spec");
         r.array(6);
         r.bulk("lastkey");
-        r.integer(s.lastKey() >= 0 ? s.lastKey() - s.firstKey() : s.lastKey());
+        r.integer(lastKey);
         r.bulk("keystep");
-        r.integer(s.step());
+        r.integer(step);
         r.bulk("limit");
         r.integer(0);
     }

@@ -49,6 +49,8 @@ public final class CommandSpec {
     private final String container;
     private final java.util.List<String> acl;
     private final java.util.List<String> keyFlags;
+    private final String keyNotes;
+    private final java.util.List<String> sourceKeyFlags;
     private final java.util.List<String> tips;
     private final String complexity;
     private final Map<String, CommandSpec> subcommands;
@@ -75,6 +77,8 @@ public final class CommandSpec {
         this.container = container;
         this.acl = b.acl;
         this.keyFlags = b.keyFlags;
+        this.keyNotes = b.keyNotes;
+        this.sourceKeyFlags = b.sourceKeyFlags;
         this.tips = b.tips;
         this.complexity = b.complexity;
         Map<String, CommandSpec> subs = new LinkedHashMap<>();
@@ -177,6 +181,19 @@ public final class CommandSpec {
         return keyFlags;
     }
 
+    /** The notes of the (first) key spec COMMAND INFO shows, or null (Redis's {@code key_specs[].notes}). */
+    public String keyNotes() {
+        return keyNotes;
+    }
+
+    /**
+     * The key-spec flags of the keys after the first when they form a second key spec (PFMERGE's sources), or
+     * null when every key shares {@link #keyFlags()}.
+     */
+    public java.util.List<String> sourceKeyFlags() {
+        return sourceKeyFlags;
+    }
+
     /** COMMAND's tips ({@code "nondeterministic_output"}, ...); empty when none. */
     public java.util.List<String> tips() {
         return tips;
@@ -272,6 +289,8 @@ public final class CommandSpec {
         private String since = "1.0.0";
         private java.util.List<String> acl;
         private java.util.List<String> keyFlags;
+        private String keyNotes;
+        private java.util.List<String> sourceKeyFlags;
         private java.util.List<String> tips = java.util.List.of();
         private String complexity;
         private final java.util.List<Builder> subcommands = new java.util.ArrayList<>();
@@ -331,6 +350,21 @@ public final class CommandSpec {
         /** The key-spec flags COMMAND reports for the keys, as Redis's ({@code "RW", "access", "update"}). */
         public Builder keyFlags(String... flags) {
             this.keyFlags = java.util.List.of(flags);
+            return this;
+        }
+
+        /** The notes Redis's key spec carries (COMMAND INFO shows them first in the spec). */
+        public Builder keyNotes(String notes) {
+            this.keyNotes = notes;
+            return this;
+        }
+
+        /**
+         * The keys after the first are a second key spec with these flags, as Redis's PFMERGE ({@code destkey}
+         * then {@code sourcekey...}); {@link #keyFlags} are then the first key's.
+         */
+        public Builder sourceKeyFlags(String... flags) {
+            this.sourceKeyFlags = java.util.List.of(flags);
             return this;
         }
 

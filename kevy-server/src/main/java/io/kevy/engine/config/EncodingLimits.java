@@ -3,8 +3,8 @@ package io.kevy.engine.config;
 /**
  * The encoding thresholds of Redis 7.0 that decide what OBJECT ENCODING reports for small collections
  * ({@code hash-max-listpack-entries}, {@code zset-max-listpack-value}, ...), live values that CONFIG SET changes.
- * kevy's value types read them where the encoding affects behaviour (for hashes: reply order and HSCAN); the
- * others only report the encoding.
+ * kevy's value types read them where the encoding affects behaviour (for hashes: reply order and HSCAN; for
+ * HyperLogLogs, {@code hll-sparse-max-bytes}, the stored bytes); the others only report the encoding.
  *
  * <p>Thread-safe: volatile fields, written by CONFIG SET, read under shard locks. {@link #DEFAULTS} holds Redis
  * 7.0's defaults and is never changed.
@@ -20,6 +20,7 @@ public final class EncodingLimits {
     private volatile long zsetMaxListpackValue = 64;
     private volatile int listMaxListpackSize = -2;
     private volatile int listCompressDepth = 0;
+    private volatile long hllSparseMaxBytes = 3000;
 
     /** Registers these limits under their Redis names (and the 6.x ziplist aliases) in {@code rc}. */
     public void register(RuntimeConfig rc) {
@@ -40,6 +41,7 @@ public final class EncodingLimits {
                 v -> listMaxListpackSize = (int) v, "list-max-ziplist-size");
         rc.integer("list-compress-depth", 0, Integer.MAX_VALUE, () -> listCompressDepth,
                 v -> listCompressDepth = (int) v);
+        rc.memory("hll-sparse-max-bytes", 0, Long.MAX_VALUE, () -> hllSparseMaxBytes, v -> hllSparseMaxBytes = v);
     }
 
     /** Most fields of a listpack-encoded hash ({@code hash-max-listpack-entries}, default 512). */
@@ -73,6 +75,14 @@ public final class EncodingLimits {
      */
     public int listMaxListpackSize() {
         return listMaxListpackSize;
+    }
+
+    /**
+     * The longest sparse HyperLogLog string, header included, bytes ({@code hll-sparse-max-bytes}, default
+     * 3000): an edit that would make it longer turns it dense.
+     */
+    public long hllSparseMaxBytes() {
+        return hllSparseMaxBytes;
     }
 
     /** {@code list-compress-depth} (default 0). */

@@ -36,7 +36,8 @@ class CommandCommandsIT {
                 "command|help", "memory|usage", "memory|help", "memory|doctor", "memory|purge", "memory|malloc-stats",
                 "function|flush", "script|flush", "CONFIG|GET", "HSET", "subscribe", "unsubscribe", "psubscribe",
                 "punsubscribe", "publish", "spublish", "ssubscribe", "sunsubscribe", "pubsub|channels",
-                "pubsub|numsub", "pubsub|numpat", "pubsub|shardchannels", "pubsub|shardnumsub", "pubsub|help")) {
+                "pubsub|numsub", "pubsub|numpat", "pubsub|shardchannels", "pubsub|shardnumsub", "pubsub|help",
+                "pfadd", "pfcount", "pfmerge", "pfdebug", "pfselftest")) {
             oracle.same("COMMAND", "INFO", name);
         }
         oracle.same("COMMAND", "INFO", "nosuch", "hget", "config|nosuch", "nosuch|get");
@@ -72,7 +73,9 @@ class CommandCommandsIT {
             {"COMMAND", "GETKEYS", "HGET", "k", "f"}, {"COMMAND", "GETKEYS", "del", "a", "b", "c"},
             {"COMMAND", "GETKEYSANDFLAGS", "hset", "a", "b", "c"}, {"COMMAND", "GETKEYSANDFLAGS", "hget", "a", "b"},
             {"COMMAND", "GETKEYSANDFLAGS", "hlen", "a"}, {"COMMAND", "GETKEYSANDFLAGS", "hdel", "a", "f"},
-            {"COMMAND", "GETKEYSANDFLAGS", "nosuch"}};
+            {"COMMAND", "GETKEYSANDFLAGS", "nosuch"}, {"COMMAND", "GETKEYSANDFLAGS", "pfmerge", "d", "s1", "s2"},
+            {"COMMAND", "GETKEYSANDFLAGS", "pfmerge", "d"}, {"COMMAND", "GETKEYSANDFLAGS", "pfcount", "a", "b"},
+            {"COMMAND", "GETKEYS", "pfmerge", "d", "s1"}, {"COMMAND", "GETKEYS", "pfmerge", "d"}, {"COMMAND", "GETKEYSANDFLAGS", "pfdebug", "getreg", "k"}};
         for (String[] cmd : cmds) {
             oracle.same(cmd);
         }

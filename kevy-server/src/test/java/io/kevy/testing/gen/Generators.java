@@ -21,7 +21,8 @@ public final class Generators {
                 new ListGenerator(),
                 new SetGenerator(),
                 new ZSetGenerator(),
-                new BitmapSortGenerator());
+                new BitmapSortGenerator(),
+                new HyperLogLogGenerator());
         List<CommandGenerator> all = new ArrayList<>(data);
         all.add(new TransactionGenerator(data));
         ALL = List.copyOf(all);
