@@ -15,9 +15,10 @@ import java.util.function.Supplier;
  * One setting, defined once (in the spirit of Debezium's {@code Field}): its TOML section and key (the unit is
  * part of the key: {@code timeout_ms}), its type, its default, a description for the documentation and the
  * sample config, and the validators that turn a TOML value or a string (environment variable, command-line flag)
- * into the typed value. The one option type of kevy: the server's table ({@code ServerOptions}), the sidecar
- * runtime's ({@code SidecarOptions}) and each sink's are lists of these, read by {@link ConfigReader} and
- * rendered by {@link OptionDocs}.
+ * into the typed value; optionally a longer Markdown text and a stated default for the generated key table
+ * ({@link #docs(String)}, {@link #defaultDocs(String)}). The one option type of kevy: the server's table
+ * ({@code ServerOptions}), the sidecar runtime's ({@code SidecarOptions}) and each sink's are lists of these,
+ * read by {@link ConfigReader} and rendered by {@link OptionDocs}.
  *
  * <p>Environment variables: an option may name its own ({@link #env(String)}, the server's {@code KEVY_PORT});
  * otherwise the table it is read with derives one ({@link ConfigReader.Schema#envPrefix()}: {@code KEVY_BRIDGE_}
@@ -59,10 +60,13 @@ public class Option<T> {
     private final List<Option<?>> fields;
     private final boolean field;
     private final String env;
+    private final String docs;
+    private final String defaultDocs;
 
     private Option(String section, String name, Kind kind, Supplier<T> defaultValue, boolean required,
             boolean secret, String description, String example, Function<Object, T> fromToml,
-            Function<String, T> fromString, List<Option<?>> fields, boolean field, String env) {
+            Function<String, T> fromString, List<Option<?>> fields, boolean field, String env, String docs,
+            String defaultDocs) {
         this.section = Objects.requireNonNull(section, "section");
         this.name = Objects.requireNonNull(name, "name");
         this.kind = kind;
@@ -76,12 +80,14 @@ public class Option<T> {
         this.fields = List.copyOf(fields);
         this.field = field;
         this.env = env;
+        this.docs = docs;
+        this.defaultDocs = defaultDocs;
     }
 
     /** A copy of {@code o}: for subclasses that name a table's options by their own type ({@code ServerOption}). */
     protected Option(Option<T> o) {
         this(o.section, o.name, o.kind, o.defaultValue, o.required, o.secret, o.description, o.example, o.fromToml,
-                o.fromString, o.fields, o.field, o.env);
+                o.fromString, o.fields, o.field, o.env, o.docs, o.defaultDocs);
     }
 
         /**
@@ -92,7 +98,7 @@ public class Option<T> {
     public static <T> Option<T> custom(String section, String name, Kind kind, Supplier<T> def, String description,
             Function<Object, T> fromToml, Function<String, T> fromString) {
         return new Option<>(section, name, kind, def, false, false, description, null, fromToml, fromString,
-                List.of(), false, null);
+                List.of(), false, null, null, null);
     }
 
     // ---- factories -------------------------------------------------------------------------------------------
@@ -265,7 +271,7 @@ public class Option<T> {
             throw new IllegalStateException("arrays of tables are read by the loader");
         };
         return new Option<>(section, name, Kind.TABLE_ARRAY, List::of, false, false, description, null, byLoader,
-                byLoader::apply, asFields, false, null);
+                byLoader::apply, asFields, false, null, null, null);
     }
 
     // ---- modifiers -------------------------------------------------------------------------------------------
@@ -273,49 +279,68 @@ public class Option<T> {
     /** This option, required (no default: a missing value fails at start). */
     public Option<T> required() {
         return new Option<>(section, name, kind, () -> null, true, secret, description, example, fromToml,
-                fromString, fields, field, env);
+                fromString, fields, field, env, docs, defaultDocs);
     }
 
     /** This option, secret: its value is never logged or printed. */
     public Option<T> secret() {
         return new Option<>(section, name, kind, defaultValue, required, true, description, example, fromToml,
-                fromString, fields, field, env);
+                fromString, fields, field, env, docs, defaultDocs);
     }
 
     /** This option with an example value (TOML literal) for the sample config. */
     public Option<T> example(String tomlLiteral) {
         return new Option<>(section, name, kind, defaultValue, required, secret, description, tomlLiteral,
-                fromToml, fromString, fields, field, env);
+                fromToml, fromString, fields, field, env, docs, defaultDocs);
     }
 
     /** This option with its own environment variable (instead of the one its table derives). */
     public Option<T> env(String variable) {
         return new Option<>(section, name, kind, defaultValue, required, secret, description, example, fromToml,
-                fromString, fields, field, Objects.requireNonNull(variable, "variable"));
+                fromString, fields, field, Objects.requireNonNull(variable, "variable"), docs, defaultDocs);
     }
 
     /** This option with a default computed when asked (e.g. from the processor count). */
     public Option<T> defaultValue(Supplier<T> def) {
         return new Option<>(section, name, kind, def, required, secret, description, example, fromToml, fromString,
-                fields, field, env);
+                fields, field, env, docs, defaultDocs);
     }
 
     /** This option documented as {@code kind}. */
     public Option<T> kind(Kind newKind) {
         return new Option<>(section, name, newKind, defaultValue, required, secret, description, example, fromToml,
-                fromString, fields, field, env);
+                fromString, fields, field, env, docs, defaultDocs);
     }
 
     /** This option with its values converted by {@code f} (e.g. a range-checked Long to an Integer). */
     public <R> Option<R> map(Function<T, R> f, Supplier<R> def) {
         return new Option<>(section, name, kind, def, required, secret, description, example, fromToml.andThen(f),
-                fromString.andThen(f), fields, field, env);
+                fromString.andThen(f), fields, field, env, docs, defaultDocs);
+    }
+
+    /**
+     * This option with a docs-only description: Markdown (links, inline code) for the generated key table, where
+     * a row says more than the one-line {@link #description()} that the sample config and a help text print.
+     */
+    public Option<T> docs(String markdown) {
+        return new Option<>(section, name, kind, defaultValue, required, secret, description, example, fromToml,
+                fromString, fields, field, env, Objects.requireNonNull(markdown, "markdown"), defaultDocs);
+    }
+
+    /**
+     * This option with its default as the key table states it (Markdown), instead of the value rendered as a
+     * literal: an expression for a default computed on the machine ({@code available processors}), which the
+     * docs must not print as the value of the machine that generated them, or a size in its unit.
+     */
+    public Option<T> defaultDocs(String markdown) {
+        return new Option<>(section, name, kind, defaultValue, required, secret, description, example, fromToml,
+                fromString, fields, field, env, docs, Objects.requireNonNull(markdown, "markdown"));
     }
 
     /** This option as a field of an array of tables (no environment form); equal to this option. */
     private Option<T> asField() {
         return new Option<>(section, name, kind, defaultValue, required, secret, description, example, fromToml,
-                fromString, fields, true, env);
+                fromString, fields, true, env, docs, defaultDocs);
     }
 
     // ---- accessors -------------------------------------------------------------------------------------------
@@ -364,6 +389,16 @@ public class Option<T> {
 
     public String description() {
         return description;
+    }
+
+    /** The key table's description (Markdown): the {@link #docs(String) docs-only one}, else the description. */
+    public String docs() {
+        return docs != null ? docs : description;
+    }
+
+    /** The key table's text for the default ({@link #defaultDocs(String)}), or null to render the value. */
+    public String defaultDocs() {
+        return defaultDocs;
     }
 
     /** The example TOML literal for the sample config, or null. */

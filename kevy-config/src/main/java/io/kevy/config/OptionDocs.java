@@ -19,7 +19,8 @@ public final class OptionDocs {
     /**
      * A commented sample TOML: {@code header} (comment lines, each ending in a newline), then every section and
      * key of {@code options} with its description and default; optional keys are commented out at their
-     * default, required ones carry their example.
+     * default, required ones carry their example. The default is the value itself, not
+     * {@link Option#defaultDocs()}: a TOML line needs a value.
      */
     public static String sampleToml(String header, List<? extends Option<?>> options,
             Function<Option<?>, String> envName) {
@@ -97,7 +98,9 @@ public final class OptionDocs {
 
     /**
      * The Markdown table of {@code options}: key, type, default, environment variable, description. Arrays of
-     * tables list their fields as {@code key[].field}.
+     * tables list their fields as {@code key[].field}. The description is {@link Option#docs()} (the docs-only
+     * text when the option has one); the default is {@link Option#defaultDocs()} when the option states it,
+     * else its value as a literal.
      */
     public static String markdown(List<? extends Option<?>> options, Function<Option<?>, String> envName) {
         StringBuilder sb = new StringBuilder("| key | type | default | environment | description |\n"
@@ -112,11 +115,12 @@ public final class OptionDocs {
     }
 
     private static void row(StringBuilder sb, Option<?> o, String key, String env) {
-        String def = o.isRequired() ? "required" : o.kind() == Option.Kind.TABLE_ARRAY
-                || o.kind() == Option.Kind.STRING_TABLE ? "none" : "`" + literal(o) + "`";
+        String def = o.isRequired() ? "required" : o.defaultDocs() != null ? o.defaultDocs()
+                : o.kind() == Option.Kind.TABLE_ARRAY || o.kind() == Option.Kind.STRING_TABLE ? "none"
+                : "`" + literal(o) + "`";
         sb.append("| `").append(key).append("` | ").append(o.kind().word()).append(" | ").append(def).append(" | ")
                 .append(env == null ? "" : "`" + env + "`").append(" | ")
-                .append(o.description().replace("|", "\\|")).append(" |\n");
+                .append(o.docs().replace("|", "\\|")).append(" |\n");
     }
 
     private static Map<String, List<Option<?>>> bySection(List<? extends Option<?>> options) {

@@ -31,7 +31,7 @@ public final class ConfigLoader {
      */
     public static ServerConfig load(Path file, Map<String, String> env, Map<ServerOption<?>, String> flags) {
         ConfigReader r = new ConfigReader(file == null ? "" : file.toString());
-        List<Option<?>> table = ServerOptions.ALL.stream().<Option<?>>map(ServerOption::option).toList();
+        List<Option<?>> table = ServerOptions.options();
         if (file != null) {
             r.readTable(ConfigReader.parse(file), "", table);
         }

@@ -1,6 +1,5 @@
 package io.kevy.server.config;
 
-import io.kevy.config.Option;
 import io.kevy.config.OptionValues;
 
 /**
@@ -19,8 +18,7 @@ public final class ServerConfig {
 
     /** Every option at its default. */
     public static ServerConfig defaults() {
-        return new ServerConfig(OptionValues.defaults(ServerOptions.ALL.stream().<Option<?>>map(ServerOption::option)
-                .toList()), "");
+        return new ServerConfig(OptionValues.defaults(ServerOptions.options()), "");
     }
 
     /** The value of {@code option}. */

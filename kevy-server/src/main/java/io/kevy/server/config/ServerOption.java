@@ -50,6 +50,21 @@ public final class ServerOption<T> {
         return option.description();
     }
 
+    /** The key table's description (Markdown): the docs-only text, else the description. */
+    public String docs() {
+        return option.docs();
+    }
+
+    /** This option with a docs-only description (Markdown) for docs/operations.md ({@link Option#docs(String)}). */
+    ServerOption<T> docs(String markdown) {
+        return new ServerOption<>(option.docs(markdown));
+    }
+
+    /** This option with its default as docs/operations.md states it ({@link Option#defaultDocs(String)}). */
+    ServerOption<T> defaultDocs(String markdown) {
+        return new ServerOption<>(option.defaultDocs(markdown));
+    }
+
     /**
      * Parses a value read from TOML (Long, Double, Boolean, String, ...).
      *
@@ -118,7 +133,7 @@ public final class ServerOption<T> {
 
     /**
      * A byte size (see {@link Sizes}); 0 stands for {@code zeroMeans}; values above {@code cap} are refused
-     * with {@code capMessage}.
+     * with {@code capMessage}. The docs state the default in its unit ({@code "64mb"}, a TOML string).
      */
     static ServerOption<Long> size(String key, String env, long def, long zeroMeans, long cap, String capMessage,
                                    String description) {
@@ -136,7 +151,7 @@ public final class ServerOption<T> {
                     String t = s.trim();
                     Object v = t.chars().allMatch(Character::isDigit) && !t.isEmpty() ? (Object) parseLong(t) : t;
                     return check.apply(Sizes.parse(v));
-                }).env(env));
+                }).env(env).defaultDocs(def == 0 ? "`0`" : "`\"" + Sizes.format(def) + "\"`"));
     }
 
     private static Long parseLong(String s) {
