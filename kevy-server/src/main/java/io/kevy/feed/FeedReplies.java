@@ -18,8 +18,8 @@ public final class FeedReplies {
     public static final ErrorReply INVALID_BLOCK = ErrorReply.err("invalid BLOCK");
     public static final ErrorReply CURSOR_AHEAD = ErrorReply.err("feed cursor ahead of stream");
     /** FEED.READ DURABLE where no fsync schedule exists (ours; upstream has no DURABLE: a syntax error). */
-    public static final ErrorReply DURABLE_UNAVAILABLE = ErrorReply.err("DURABLE needs the AOF with appendfsync "
-            + "always or everysec (set [persistence] aof = true)");
+    public static final ErrorReply DURABLE_UNAVAILABLE = ErrorReply.err("DURABLE needs an fsync schedule: the "
+            + "AOF on ([persistence] aof = true) with appendfsync always or everysec");
 
     private FeedReplies() {
     }

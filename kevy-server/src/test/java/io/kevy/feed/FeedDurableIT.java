@@ -110,8 +110,8 @@ class FeedDurableIT {
 
     @Test
     void withoutAnFsyncScheduleDurableIsRefused() {
-        String refused = "-ERR DURABLE needs the AOF with appendfsync always or everysec (set [persistence] aof = "
-                + "true)\r\n";
+        String refused = "-ERR DURABLE needs an fsync schedule: the AOF on ([persistence] aof = true) with "
+                + "appendfsync always or everysec\r\n";
         try (TestServer s = TestServer.start(c -> c.with(ServerOptions.SHARDS, 1)
                 .with(ServerOptions.FEED_ENABLED, true)); RawClient c = s.raw()) {
             long g = gen(c);

@@ -30,7 +30,7 @@ public class KevyServerException extends KevyException {
 
     /**
      * True for our server's refusal of {@code FEED.READ ... DURABLE} where no fsync schedule exists ({@code ERR
-     * DURABLE needs the AOF ...}) and for a source that has no DURABLE; upstream answers {@link #isSyntaxError}.
+     * DURABLE needs an fsync schedule ...}) and for a source that has no DURABLE; upstream answers {@link #isSyntaxError}.
      */
     public boolean isDurableUnavailable() {
         return getMessage().startsWith("ERR DURABLE ");
