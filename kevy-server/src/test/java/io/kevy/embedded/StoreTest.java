@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.kevy.feed.FeedConfig;
 import io.kevy.feed.FeedCursor;
-import io.kevy.testing.CommandTables;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** The embedded store (issue 2 "Embedded", feed contract §9). */
@@ -43,10 +41,6 @@ class StoreTest {
             out.add(s.getBytes(UTF_8));
         }
         return out;
-    }
-
-    private static void assumeCommand(String name) {
-        Assumptions.assumeTrue(CommandTables.full().lookup(name) != null, name + " is not implemented yet");
     }
 
     /* ---------- config ---------- */
@@ -132,9 +126,6 @@ class StoreTest {
 
     @Test
     void typedMethodsOfLaterFamilies() {
-        assumeCommand("hgetall");
-        assumeCommand("pexpire");
-        assumeCommand("scan");
         Store s = open(Config.defaults());
         s.hset("h", Map.of("f", "v"));
         assertThat(s.hgetall("h")).containsExactlyEntriesOf(Map.of("f", "v"));
