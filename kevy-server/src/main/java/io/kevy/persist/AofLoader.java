@@ -114,7 +114,8 @@ final class AofLoader {
                 reason = "torn last record (a crash mid-write)";
             } catch (FrameReader.Corrupt e) {
                 if (!truncateCorrupt) {
-                    throw new IOException(f + ": corrupt at byte " + e.position + " (" + e.getMessage() + "); "
+                    throw new IOException(f + ": corrupt at byte " + e.position + " (" + e.what + ", in the record "
+                            + "starting at byte " + e.recordStart + "); "
                             + "set persistence.aof_load_corrupt = \"truncate\" to load the valid prefix (the bytes "
                             + "before " + e.recordStart + ") and drop that record and everything after it", e);
                 }

@@ -64,7 +64,8 @@ public final class AofWriter implements EffectListener, AutoCloseable {
 
     private final Engine engine;
     private final Path dir;
-    private final Fsync fsync;
+    /** CONFIG SET appendfsync changes it live ({@link #fsync(Fsync)}). */
+    private volatile Fsync fsync;
     private final ShardLog[] logs;
     private final AtomicLong appendSeq = new AtomicLong();
     private final AtomicBoolean wake = new AtomicBoolean();
@@ -171,6 +172,16 @@ public final class AofWriter implements EffectListener, AutoCloseable {
 
     public Fsync fsync() {
         return fsync;
+    }
+
+    /**
+     * Switches the fsync schedule live ({@code CONFIG SET appendfsync}, as Redis allows). Replies already waiting
+     * for an fsync under {@link Fsync#ALWAYS} are still released only by the fsync that covers them: the writer
+     * fsyncs while any wait, whatever the new schedule. Thread-safe.
+     */
+    public void fsync(Fsync schedule) {
+        this.fsync = java.util.Objects.requireNonNull(schedule, "schedule");
+        LockSupport.unpark(thread);
     }
 
     @Override

@@ -52,6 +52,8 @@ public final class Persistence implements Durability, AutoCloseable {
     private volatile boolean rewriteInProgress;
     private volatile long lastSaveMs;
     private volatile List<PersistenceConfig.SaveRule> saveRules;
+    /** The AOF's fsync schedule: the config's, until {@code CONFIG SET appendfsync} changes it. */
+    private volatile Fsync fsync;
     private volatile long lastBgsaveAttemptMs;
     private volatile boolean lastBgsaveOk = true;
     private volatile long lastBgsaveSeconds = -1;
@@ -79,6 +81,7 @@ public final class Persistence implements Durability, AutoCloseable {
         this.loadedKeys = loadedKeys;
         this.lastSaveMs = engine.clock().millis();
         this.saveRules = cfg.saveRules();
+        this.fsync = cfg.fsync();
         this.background = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "kevy-persistence");
             t.setDaemon(true);
@@ -145,7 +148,7 @@ public final class Persistence implements Durability, AutoCloseable {
         engine.lockAll();
         try {
             b.completeDeferred();
-            aof = cfg.aof() ? AofWriter.open(engine, dir, cfg.fsync()) : null;
+            aof = cfg.aof() ? AofWriter.open(engine, dir, fsync) : null;
             pending = null;
             log.info("the boot files of shards deferred for want of space are written: writes are accepted");
         } catch (IOException e) {
@@ -402,6 +405,23 @@ public final class Persistence implements Durability, AutoCloseable {
     }
 
     /** Replaces the snapshot rules (CONFIG SET save); an empty list disables automatic snapshots. */
+    /** The AOF's fsync schedule now (the config's, or what {@code CONFIG SET appendfsync} made it). */
+    public Fsync fsync() {
+        return fsync;
+    }
+
+    /**
+     * Changes the AOF's fsync schedule live ({@code CONFIG SET appendfsync}); without an AOF it is only kept, as
+     * Redis keeps the parameter with {@code appendonly no}. Thread-safe.
+     */
+    public void fsync(Fsync schedule) {
+        this.fsync = schedule;
+        AofWriter w = aof;
+        if (w != null) {
+            w.fsync(schedule);
+        }
+    }
+
     public void saveRules(List<PersistenceConfig.SaveRule> rules) {
         this.saveRules = List.copyOf(rules);
     }

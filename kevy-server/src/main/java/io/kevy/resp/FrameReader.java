@@ -37,11 +37,14 @@ public final class FrameReader {
         private static final long serialVersionUID = 1L;
         public final long recordStart;
         public final long position;
+        /** What is wrong, without the position (e.g. {@code "expected '*'"}). */
+        public final String what;
 
         Corrupt(long recordStart, long position, String what) {
             super(what + " at byte " + position + " (record starting at byte " + recordStart + ")");
             this.recordStart = recordStart;
             this.position = position;
+            this.what = what;
         }
     }
 

@@ -30,6 +30,7 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -68,6 +69,7 @@ public final class KevyServer implements AutoCloseable, Host {
     private volatile long outputBufferHardLimit;
     private volatile String outputBufferLimits;
     private volatile String saveRules;
+    private volatile String appendfsync;
     private volatile long queryBufferLimit;
     private volatile String maxmemoryClients;
     private final ClientMemory clientMemory;
@@ -189,7 +191,14 @@ public final class KevyServer implements AutoCloseable, Host {
                 .toString());
         rc.readOnly("io-threads", () -> Integer.toString(config.get(ServerOptions.IO_THREADS)));
         rc.readOnly("appendonly", () -> config.get(ServerOptions.AOF) ? "yes" : "no");
-        rc.readOnly("appendfsync", () -> config.get(ServerOptions.APPENDFSYNC));
+        appendfsync = config.get(ServerOptions.APPENDFSYNC);
+        rc.enumeration("appendfsync", List.of("everysec", "always", "no"), () -> appendfsync, v -> {
+            appendfsync = v;
+            Persistence p = persistence;
+            if (p != null) {
+                p.fsync(Fsync.parse(v));
+            }
+        });
         saveRules = RedisConfigCatalog.normalizeSave(config.get(ServerOptions.SAVE));
         rc.parsed("save", () -> saveRules, RedisConfigCatalog::normalizeSave, v -> {
             saveRules = v;

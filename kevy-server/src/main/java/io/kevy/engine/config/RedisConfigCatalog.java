@@ -401,7 +401,7 @@ public final class RedisConfigCatalog {
                 if (p < 0) {
                     throw new IllegalArgumentException("argument must be a memory or percent value");
                 }
-                return p + "%";
+                return p == 0 ? "0" : p + "%"; // Redis keeps 0% as 0 (no limit)
             }
         }
         try {

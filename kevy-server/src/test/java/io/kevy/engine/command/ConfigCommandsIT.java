@@ -138,6 +138,12 @@ class ConfigCommandsIT {
         oracle.same("CONFIG", "SET", "maxmemory-clients", "10%");
         oracle.same("CONFIG", "GET", "maxmemory-clients");
         oracle.same("CONFIG", "SET", "maxmemory-clients", "0");
+        oracle.same("CONFIG", "SET", "maxmemory-clients", "0%");
+        oracle.same("CONFIG", "GET", "maxmemory-clients");
+        oracle.same("CONFIG", "SET", "maxmemory-clients", "0");
+        oracle.same("CONFIG", "SET", "appendfsync", "sometimes");
+        oracle.same("CONFIG", "SET", "appendfsync", "EVERYSEC");
+        oracle.same("CONFIG", "GET", "appendfsync");
         oracle.same("CONFIG", "SET", "maxclients", "10000", "hash-max-listpack-entries", "512",
                 "hash-max-listpack-value", "64", "lazyfree-lazy-eviction", "no");
     }
@@ -166,13 +172,29 @@ class ConfigCommandsIT {
     @Test
     void kevyDifferencesAreReadOnly() {
         RawClient raw = oracle.kevy().raw();
-        for (String p : List.of("appendonly", "appendfsync", "port", "bind", "databases", "io-threads")) {
+        for (String p : List.of("appendonly", "port", "bind", "databases", "io-threads")) {
             assertThat(raw.call("CONFIG", "SET", p, "1")).as(p).isEqualTo("-ERR CONFIG SET failed (possibly "
                     + "related to argument '" + p + "') - can't set immutable config\r\n");
         }
         assertThat(raw.call("CONFIG", "SET", "dir", "/tmp")).contains("can't set protected config");
         assertThat(Replies.array(raw.call("CONFIG", "GET", "dir"))).containsExactly("dir",
                 oracle.kevy().dir().toAbsolutePath().toString());
+    }
+
+    @Test
+    void appendfsyncChangesTheAofWriterLive() {
+        try (TestServer s = TestServer.start(io.kevy.server.config.ServerOptions.AOF, true)) {
+            RawClient a = s.raw();
+            assertThat(a.call("CONFIG", "SET", "appendfsync", "always")).isEqualTo("+OK\r\n");
+            assertThat(s.server().persistence().fsync()).isEqualTo(io.kevy.persist.Fsync.ALWAYS);
+            assertThat(s.server().persistence().gatesReplies()).isTrue();
+            assertThat(a.call("SET", "k", "v")).isEqualTo("+OK\r\n");
+            assertThat(a.call("CONFIG", "SET", "appendfsync", "no")).isEqualTo("+OK\r\n");
+            assertThat(s.server().persistence().gatesReplies()).isFalse();
+            assertThat(a.call("SET", "k", "w")).isEqualTo("+OK\r\n");
+            assertThat(Replies.array(a.call("CONFIG", "GET", "appendfsync"))).containsExactly("appendfsync", "no");
+            assertThat(a.call("INFO", "persistence")).contains("kevy_appendfsync:no");
+        }
     }
 
     @Test
