@@ -8,6 +8,7 @@ import static io.kevy.engine.command.ZSetCommands.GROUP;
 import io.kevy.engine.error.Errors;
 import io.kevy.engine.struct.Dict;
 import io.kevy.engine.struct.SkipList;
+import io.kevy.engine.type.SetValue;
 import io.kevy.engine.type.ZSetValue;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,8 +21,8 @@ import java.util.List;
  * and so does a sum of {@code inf} and {@code -inf}. Union and intersection visit the inputs from the smallest to
  * the largest (stable for equal sizes), which fixes the order of floating-point sums as Redis does.
  *
- * <p>Inputs must be sorted sets; Redis also accepts plain sets (every score 1), which kevy does not have yet, so
- * any other type is WRONGTYPE here.
+ * <p>Inputs are sorted sets or plain sets, whose members count with score 1 (Redis's {@code zsetopsrc} over a
+ * set); any other type is WRONGTYPE.
  *
  * <p>Frames (feed contract §7): the STORE forms emit {@code DEL dst} and the {@code ZADD dst ...} rebuild of a
  * non-empty result, or {@code DEL dst} alone when an empty result removed an existing key.
@@ -31,22 +32,44 @@ final class ZSetStoreCommands {
 
     private enum Aggregate { SUM, MIN, MAX }
 
-    /** One input: its value (null when the key is missing) and weight. */
+    /** One input: a sorted set or a plain set (both null when the key is missing) and its weight. */
     private static final class Source {
         final ZSetValue z;
+        final SetValue set;
         double weight = 1;
 
-        Source(ZSetValue z) {
+        Source(ZSetValue z, SetValue set) {
             this.z = z;
+            this.set = set;
         }
 
         int size() {
-            return z == null ? 0 : z.size();
+            return z != null ? z.size() : set != null ? set.size() : 0;
         }
 
-        /** The score of {@code member} in this input, or NaN when absent. */
+        /** The score of {@code member} in this input (1 for a plain set's member), or NaN when absent. */
         double find(byte[] member) {
-            return z == null ? Double.NaN : z.score(member);
+            if (z != null) {
+                return z.score(member);
+            }
+            return set != null && set.contains(member) ? 1.0 : Double.NaN;
+        }
+
+        /** Calls {@code hit} with each member and its unweighted score, until it returns false. */
+        void forEach(Hit hit) {
+            if (z != null) {
+                for (SkipList.Node x = z.list().first(); x != null; x = x.next()) {
+                    if (!hit.accept(x.member(), x.score())) {
+                        return;
+                    }
+                }
+            } else if (set != null) {
+                for (byte[] m : set.members()) {
+                    if (!hit.accept(m, 1.0)) {
+                        return;
+                    }
+                }
+            }
         }
     }
 
@@ -91,10 +114,10 @@ final class ZSetStoreCommands {
         for (int i = 0; i < n; i++, j++) {
             Object v = c.value(c.arg(j));
             c.engine().countLookup(v != null);
-            if (v != null && !(v instanceof ZSetValue)) {
+            if (v != null && !(v instanceof ZSetValue) && !(v instanceof SetValue)) {
                 throw Call.fail(Errors.WRONGTYPE);
             }
-            sources.add(new Source((ZSetValue) v));
+            sources.add(new Source(v instanceof ZSetValue z ? z : null, v instanceof SetValue set ? set : null));
         }
         Aggregate aggregate = Aggregate.SUM;
         boolean withScores = false;
@@ -179,21 +202,18 @@ final class ZSetStoreCommands {
         if (first.size() == 0) {
             return;
         }
-        for (SkipList.Node x = first.z.list().first(); x != null; x = x.next()) {
-            double score = weighted(x.score(), first.weight);
-            int k = 1;
-            for (; k < sources.size(); k++) {
+        first.forEach((member, firstScore) -> {
+            double score = weighted(firstScore, first.weight);
+            for (int k = 1; k < sources.size(); k++) {
                 Source s = sources.get(k);
-                double v = s.find(x.member());
+                double v = s.find(member);
                 if (Double.isNaN(v)) {
-                    break;
+                    return true;
                 }
                 score = aggregate(score, v * s.weight, a);
             }
-            if (k == sources.size() && !hit.accept(x.member(), score)) {
-                return;
-            }
-        }
+            return hit.accept(member, score);
+        });
     }
 
     @FunctionalInterface
@@ -223,16 +243,17 @@ final class ZSetStoreCommands {
             if (src.size() == 0) {
                 continue;
             }
-            for (SkipList.Node x = src.z.list().first(); x != null; x = x.next()) {
-                double score = weighted(x.score(), src.weight);
-                Dict.Node<Object> e = acc.find(x.member());
+            src.forEach((member, unweighted) -> {
+                double score = weighted(unweighted, src.weight);
+                Dict.Node<Object> e = acc.find(member);
                 if (e == null) {
-                    acc.addAbsent(x.member()).aux(Double.doubleToRawLongBits(score));
+                    acc.addAbsent(member).aux(Double.doubleToRawLongBits(score));
                 } else {
                     double cur = Double.longBitsToDouble(e.aux());
                     e.aux(Double.doubleToRawLongBits(aggregate(cur, score, a)));
                 }
-            }
+                return true;
+            });
         }
         acc.forEach(e -> result.insert(e.key(), Double.longBitsToDouble(e.aux())));
     }
@@ -242,14 +263,14 @@ final class ZSetStoreCommands {
         if (first.size() == 0) {
             return;
         }
-        for (SkipList.Node x = first.z.list().first(); x != null; x = x.next()) {
-            boolean elsewhere = false;
-            for (int k = 1; k < sources.size() && !elsewhere; k++) {
-                elsewhere = !Double.isNaN(sources.get(k).find(x.member()));
+        first.forEach((member, score) -> {
+            for (int k = 1; k < sources.size(); k++) {
+                if (!Double.isNaN(sources.get(k).find(member))) {
+                    return true;
+                }
             }
-            if (!elsewhere) {
-                result.insert(x.member(), x.score());
-            }
-        }
+            result.insert(member, score);
+            return true;
+        });
     }
 }

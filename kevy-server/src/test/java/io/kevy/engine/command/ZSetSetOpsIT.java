@@ -123,6 +123,34 @@ class ZSetSetOpsIT {
         same("ZINTERCARD", "0", "z1");
     }
 
+    /** Redis takes a plain set's members with score 1 (times its weight); intsets and hashtable sets alike. */
+    @Test
+    void plainSetsAreInputsWithScoreOne() {
+        same("SADD", "s1", "a", "c", "x");
+        same("SADD", "ints", "1", "2", "3", "30");
+        same("ZADD", "zi", "7", "2", "8", "30");
+        for (String cmd : new String[] {"ZUNION", "ZINTER", "ZDIFF"}) {
+            same(cmd, "2", "s1", "z1", "WITHSCORES");
+            same(cmd, "2", "z1", "s1", "WITHSCORES");
+            same(cmd, "3", "s1", "z2", "nosuch", "WITHSCORES");
+            same(cmd, "2", "ints", "zi", "WITHSCORES");
+            same(cmd, "1", "s1", "WITHSCORES");
+        }
+        same("ZUNION", "2", "s1", "z1", "WEIGHTS", "2.5", "1", "AGGREGATE", "MAX", "WITHSCORES");
+        same("ZINTER", "2", "s1", "z3", "WEIGHTS", "-1", "2", "AGGREGATE", "MIN", "WITHSCORES");
+        same("ZINTERCARD", "2", "s1", "z1");
+        same("ZINTERCARD", "2", "ints", "zi", "LIMIT", "1");
+        for (String cmd : new String[] {"ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE"}) {
+            same(cmd, "dst", "2", "s1", "z1");
+            same("ZRANGE", "dst", "0", "-1", "WITHSCORES");
+            same("OBJECT", "ENCODING", "dst");
+            same(cmd, "dst", "1", "ints");
+            same("ZRANGE", "dst", "0", "-1", "WITHSCORES");
+        }
+        same("ZUNIONSTORE", "dst", "1", "s1", "WEIGHTS", "inf");
+        same("ZRANGE", "dst", "0", "-1", "WITHSCORES");
+    }
+
     @Test
     void setOpErrors() {
         for (String cmd : new String[] {"ZUNION", "ZINTER", "ZDIFF", "ZINTERCARD"}) {
