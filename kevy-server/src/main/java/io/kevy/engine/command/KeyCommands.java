@@ -9,6 +9,7 @@ import io.kevy.engine.Keyspace;
 import io.kevy.engine.error.ErrorReply;
 import io.kevy.engine.error.Errors;
 import io.kevy.engine.struct.Dict;
+import io.kevy.engine.text.RedisNumbers;
 import io.kevy.resp.Verbs;
 import java.util.Arrays;
 
@@ -27,6 +28,8 @@ import java.util.Arrays;
 final class KeyCommands {
     static final ErrorReply INT_RANGE =
             ErrorReply.err("value is out of range, value must between -2147483648 and 2147483647");
+    static final ErrorReply INVALID_FIRST_DB = ErrorReply.err("invalid first DB index");
+    static final ErrorReply INVALID_SECOND_DB = ErrorReply.err("invalid second DB index");
     static final ErrorReply SAME_OBJECT = ErrorReply.err("source and destination objects are the same");
 
     private KeyCommands() {
@@ -56,6 +59,12 @@ final class KeyCommands {
         t.add(command("copy", -3).flags(WRITE, DENYOOM).keys(1, 2, 1).group("generic").since("6.2.0")
                 .summary("Copies the value of a key to a new key (DB option: only db 0 exists in kevy).")
                 .handler(KeyCommands::copy));
+        t.add(command("move", 3).flags(WRITE, FAST).keys(1, 1, 1).keyFlags("RW", "access", "update")
+                .group("generic").since("1.0.0").summary("Move a key to another database (kevy has database 0 only).")
+                .handler(KeyCommands::move));
+        t.add(command("swapdb", 3).flags(WRITE, FAST).keys(0, 0, 0).group("server").acl("keyspace", "dangerous")
+                .since("4.0.0").summary("Swaps two Redis databases (kevy has database 0 only).")
+                .handler(KeyCommands::swapdb));
         ExpireCommands.register(t);
         ScanCommands.register(t);
         ObjectCommand.register(t);
@@ -145,6 +154,44 @@ final class KeyCommands {
      * {@code ERR DB index is out of range}), then the same-key check, then the keys. Collections are deep-copied;
      * the copy keeps the TTL.
      */
+    /**
+     * MOVE key db as Redis 7.0 answers it with {@code databases 1}: an index out of int range, one other than 0
+     * (DB index is out of range), then 0 itself (the same database: source and destination objects are the same),
+     * whether or not the key exists. It never changes anything, so it emits no frame.
+     */
+    private static void move(Call c) {
+        long db = c.longArg(2);
+        if (db < Integer.MIN_VALUE || db > Integer.MAX_VALUE) {
+            throw Call.fail(INT_RANGE);
+        }
+        if (db != 0) {
+            throw Call.fail(Errors.DB_INDEX_OUT_OF_RANGE);
+        }
+        throw Call.fail(SAME_OBJECT);
+    }
+
+    /**
+     * SWAPDB index1 index2 as Redis 7.0 answers it with {@code databases 1}: each index must be an int
+     * ({@code invalid first/second DB index}), then both must be 0 (DB index is out of range); {@code SWAPDB 0 0}
+     * is OK and changes nothing (no frame).
+     */
+    private static void swapdb(Call c) {
+        long first = dbIndex(c.arg(1), INVALID_FIRST_DB);
+        long second = dbIndex(c.arg(2), INVALID_SECOND_DB);
+        if (first != 0 || second != 0) {
+            throw Call.fail(Errors.DB_INDEX_OUT_OF_RANGE);
+        }
+        c.reply().ok();
+    }
+
+    private static long dbIndex(byte[] arg, ErrorReply invalid) {
+        long v = RedisNumbers.parseLong(arg, invalid);
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw Call.fail(invalid);
+        }
+        return v;
+    }
+
     private static void copy(Call c) {
         byte[] src = c.arg(1);
         byte[] dst = c.arg(2);
