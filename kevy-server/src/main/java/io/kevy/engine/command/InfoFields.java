@@ -76,7 +76,7 @@ final class InfoFields {
         long peak = peak(used);
         long rss = rss();
         long startup = startup(used);
-        long maxmemory = parseLong(e.runtimeConfig().get("maxmemory"));
+        long maxmemory = parseUnsigned(e.runtimeConfig().get("maxmemory"));
         f.put("used_memory", Long.toString(used));
         f.put("used_memory_human", human(used));
         f.put("used_memory_rss", Long.toString(rss));
@@ -102,7 +102,7 @@ final class InfoFields {
         f.put("used_memory_functions", "0");
         f.put("used_memory_scripts", "0");
         f.put("used_memory_scripts_human", "0B");
-        f.put("maxmemory", Long.toString(maxmemory));
+        f.put("maxmemory", Long.toUnsignedString(maxmemory));
         f.put("maxmemory_human", human(maxmemory));
         f.put("maxmemory_policy", String.valueOf(e.runtimeConfig().get("maxmemory-policy")));
         f.put("allocator_frag_ratio", "1.00");
@@ -278,21 +278,26 @@ final class InfoFields {
         return 0;
     }
 
-    private static long parseLong(String s) {
+    private static long parseUnsigned(String s) {
         try {
-            return s == null ? 0 : Long.parseLong(s);
+            return s == null ? 0 : Long.parseUnsignedLong(s);
         } catch (NumberFormatException e) {
             return 0;
         }
     }
 
+
     /**
      * Redis's {@code bytesToHuman}: {@code 512B}, {@code 1.50K}, {@code 2.00M}, {@code 3.25G}, ... (1024-based,
      * two decimals).
      */
+    /** Redis's {@code bytesToHuman} of the unsigned value {@code n}: B up to P, past 1024 P the bytes again. */
     static String human(long n) {
-        if (n < 1024) {
+        if (n >= 0 && n < 1024) {
             return n + "B";
+        }
+        if (n < 0 || n >= 1L << 60) {
+            return Long.toUnsignedString(n) + "B";
         }
         String[] units = {"K", "M", "G", "T", "P"};
         double d = n;

@@ -123,7 +123,7 @@ public final class RedisConfigCatalog {
         rc.remember("masterauth", "");
         rc.remember("masteruser", "");
         rc.rememberInteger("maxclients", 10000, 1, 4294967295L);
-        rc.rememberMemory("maxmemory", 0, 0, Long.MAX_VALUE);
+        rc.rememberUnsignedMemory("maxmemory", 0);
         rc.rememberParsed("maxmemory-clients", "0", RedisConfigCatalog::checkMemoryOrPercent);
         rc.rememberInteger("maxmemory-eviction-tenacity", 10, 0, 100);
         rc.rememberEnum("maxmemory-policy", "noeviction", List.of("volatile-lru", "volatile-lfu", "volatile-random",

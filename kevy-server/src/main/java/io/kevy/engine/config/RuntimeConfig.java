@@ -176,6 +176,12 @@ public final class RuntimeConfig {
         rememberParsed(name, Long.toString(initial), v -> Long.toString(parseInteger(v, min, max)), aliases);
     }
 
+    /** Remembers an unsigned 64-bit byte-size parameter ({@code maxmemory}), read back unsigned. */
+    public void rememberUnsignedMemory(String name, long initial, String... aliases) {
+        rememberParsed(name, Long.toUnsignedString(initial), v -> Long.toUnsignedString(parseUnsignedMemory(v)),
+                aliases);
+    }
+
     /** Remembers a byte-size parameter in {@code [min, max]}. */
     public void rememberMemory(String name, long initial, long min, long max, String... aliases) {
         rememberParsed(name, Long.toString(initial), v -> Long.toString(parseMemory(v, min, max)), aliases);
@@ -278,11 +284,27 @@ public final class RuntimeConfig {
     }
 
     /**
-     * A memory value as Redis's {@code memtoull}: digits (possibly none, meaning 0) and an optional unit {@code b},
-     * {@code k}/{@code m}/{@code g} (powers of 1000) or {@code kb}/{@code mb}/{@code gb} (powers of 1024), any case;
-     * then the range check.
+     * A memory value as Redis 7.0's {@code memtoull}: digits (possibly none, meaning 0) and an optional unit
+     * {@code b}, {@code k}/{@code m}/{@code g} (powers of 1000) or {@code kb}/{@code mb}/{@code gb} (powers of 1024),
+     * any case; then the range check on the value read as a signed 64-bit integer. As in Redis, the digits saturate
+     * at 2^64-1 ({@code strtoull}) and the unit multiplies modulo 2^64, so a value past 2^63-1 fails the range check
+     * ("argument must be between ...") rather than the syntax check ("argument must be a memory value").
+     *
+     * @throws IllegalArgumentException with Redis's CONFIG SET reason
      */
     public static long parseMemory(String v, long min, long max) {
+        return checkRange(memtoull(v), min, max);
+    }
+
+    /**
+     * An unsigned memory value ({@code maxmemory}: any 64-bit value, read back unsigned), as {@link #parseMemory}
+     * without the range check: the returned bits are the unsigned value.
+     */
+    public static long parseUnsignedMemory(String v) {
+        return memtoull(v);
+    }
+
+    private static long memtoull(String v) {
         int i = 0;
         while (i < v.length() && v.charAt(i) >= '0' && v.charAt(i) <= '9') {
             i++;
@@ -295,17 +317,21 @@ public final class RuntimeConfig {
             case "mb" -> 1024L * 1024;
             case "g" -> 1000L * 1000 * 1000;
             case "gb" -> 1024L * 1024 * 1024;
-            default -> -1;
+            default -> 0;
         };
-        String digits = v.substring(0, i);
-        long n = -1;
-        if (mul > 0 && digits.length() <= 19) {
-            n = digits.isEmpty() ? 0 : Long.parseUnsignedLong(digits);
-        }
-        if (n < 0 || n > Long.MAX_VALUE / mul) {
+        if (mul == 0 || i >= 128) { // 128: memtoull's digit buffer
             throw new IllegalArgumentException("argument must be a memory value");
         }
-        return checkRange(n * mul, min, max);
+        long n = 0;
+        for (int k = 0; k < i; k++) {
+            int d = v.charAt(k) - '0';
+            if (Long.compareUnsigned(n, Long.divideUnsigned(-1L - d, 10)) > 0) {
+                n = -1L; // strtoull saturates at ULLONG_MAX
+                break;
+            }
+            n = n * 10 + d;
+        }
+        return n * mul;
     }
 
     /** One of {@code values}, case-insensitive, returned as listed. */

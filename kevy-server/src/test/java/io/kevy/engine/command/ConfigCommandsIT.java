@@ -181,6 +181,25 @@ class ConfigCommandsIT {
                 oracle.kevy().dir().toAbsolutePath().toString());
     }
 
+    /** Redis 7.0's memtoull: digits saturate at 2^64-1, units wrap modulo 2^64, then the signed range check. */
+    @Test
+    void memoryValuesParseAsRedis() {
+        oracle.same("CONFIG", "SET", "client-query-buffer-limit", "1gb"); // kevy's default is lower than Redis's
+        for (String v : List.of("99999999999999999999", "18446744073709551615", "9223372036854775808", "-5", "+2000000",
+                " 2000000", "", "2000000x", "1.5mb", "2mb", "2MB", "2Gb", "9223372036854775807",
+                "9007199254740993kb", "-1gb", "36028797018963968kb", "1" + "0".repeat(200), "0b", "kb")) {
+            for (String p : List.of("client-query-buffer-limit", "maxmemory", "hash-max-listpack-value",
+                    "stream-node-max-bytes")) {
+                oracle.same("CONFIG", "SET", p, v);
+                oracle.same("CONFIG", "GET", p);
+            }
+        }
+        oracle.kevy().raw().call("CONFIG", "SET", "client-query-buffer-limit", "128mb");
+        oracle.same("CONFIG", "SET", "maxmemory", "0");
+        oracle.same("CONFIG", "SET", "hash-max-listpack-value", "64");
+        oracle.same("CONFIG", "SET", "stream-node-max-bytes", "4096");
+    }
+
     @Test
     void appendfsyncChangesTheAofWriterLive() {
         try (TestServer s = TestServer.start(io.kevy.server.config.ServerOptions.AOF, true)) {
