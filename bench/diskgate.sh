@@ -36,9 +36,11 @@ digits="${seed#-}"
   || { echo "diskgate.sh: SEED is a whole number (a java long); not $seed" >&2; exit 2; }
 
 echo "diskgate: building (tests compiled, not run)..." >&2
-./mvnw -q -B -pl kevy-server -am install -DskipTests -DskipITs >/dev/null
+# one reactor build: the sibling modules resolve to their target/classes, so nothing is installed into ~/.m2
+# (every module writes the classpath file in turn; kevy-server, built last, leaves its own)
 cp_file="$(mktemp)"
-./mvnw -q -B -pl kevy-server dependency:build-classpath -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >/dev/null
+./mvnw -q -B -pl kevy-server -am test-compile dependency:build-classpath -Dmdep.outputFile="$cp_file" \
+  -Dmdep.includeScope=test >/dev/null
 CP="$ROOT/kevy-server/target/test-classes:$ROOT/kevy-server/target/classes:$(cat "$cp_file")"
 rm -f "$cp_file"
 
