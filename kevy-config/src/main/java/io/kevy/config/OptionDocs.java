@@ -27,7 +27,10 @@ public final class OptionDocs {
         StringBuilder sb = new StringBuilder(header);
         for (Map.Entry<String, List<Option<?>>> s : bySection(options).entrySet()) {
             List<Option<?>> arrays = new ArrayList<>();
-            sb.append("\n[").append(s.getKey()).append("]\n");
+            sb.append('\n');
+            if (!s.getKey().isEmpty()) { // root keys have no table header
+                sb.append('[').append(s.getKey()).append("]\n");
+            }
             for (Option<?> o : s.getValue()) {
                 if (o.kind() == Option.Kind.TABLE_ARRAY || o.kind() == Option.Kind.STRING_TABLE) {
                     arrays.add(o);
@@ -123,8 +126,12 @@ public final class OptionDocs {
                 .append(o.docs().replace("|", "\\|")).append(" |\n");
     }
 
+    /** The options by section in first-seen order, except that root keys come first (TOML puts them before any table). */
     private static Map<String, List<Option<?>>> bySection(List<? extends Option<?>> options) {
         Map<String, List<Option<?>>> m = new LinkedHashMap<>();
+        if (options.stream().anyMatch(o -> o.section().isEmpty())) {
+            m.put("", new ArrayList<>());
+        }
         for (Option<?> o : options) {
             m.computeIfAbsent(o.section(), k -> new ArrayList<>()).add(o);
         }

@@ -31,6 +31,17 @@ class OptionDocsTest {
                 .doesNotContain("available processors");
     }
 
+    /** Root keys have no {@code []} header and come before every table, even when listed after one. */
+    @Test
+    void rootKeysComeFirstWithoutATableHeader() {
+        String toml = OptionDocs.sampleToml("# t\n", List.of(PORT, THREADS), Option::env);
+        assertThat(toml).doesNotContain("[]")
+                .isEqualTo("# t\n\n# Worker threads. (env T_THREADS)\n# threads = 3\n"
+                        + "\n[net]\n# TCP port. (env T_PORT)\n# port = 6004\n");
+        assertThat(org.tomlj.Toml.parse(toml.replace("# threads", "threads").replace("# port", "port"))
+                .getLong("net.port")).isEqualTo(6004L);
+    }
+
     @Test
     void withoutDocsTheDescriptionIsTheDocs() {
         assertThat(PORT.docs()).isEqualTo("TCP port.");
