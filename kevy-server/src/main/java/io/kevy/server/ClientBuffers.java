@@ -1,6 +1,6 @@
 package io.kevy.server;
 
-import io.kevy.server.config.Sizes;
+import io.kevy.config.Sizes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -17,7 +17,7 @@ import io.kevy.persist.PersistenceConfig;
 import io.kevy.resp.ProtocolLimits;
 import io.kevy.server.config.ServerConfig;
 import io.kevy.server.config.ServerOptions;
-import io.kevy.server.config.Sizes;
+import io.kevy.config.Sizes;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;

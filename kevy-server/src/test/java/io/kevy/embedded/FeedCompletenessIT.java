@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kevy.feed.FeedConfig;
 import io.kevy.feed.FeedCursor;
 import io.kevy.server.config.ServerOptions;
-import io.kevy.server.config.Sizes;
+import io.kevy.config.Sizes;
 import io.kevy.testing.CommandTables;
 import io.kevy.testing.FeedClient;
 import io.kevy.testing.RawClient;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kevy.engine.Engine;
 import io.kevy.server.config.ServerOptions;
-import io.kevy.server.config.Sizes;
+import io.kevy.config.Sizes;
 import io.kevy.testing.FeedClient;
 import io.kevy.testing.RawClient;
 import io.kevy.testing.TestServer;

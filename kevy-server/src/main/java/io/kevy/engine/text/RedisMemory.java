@@ -5,7 +5,7 @@ import java.util.Locale;
 /**
  * Memory values as Redis's CONFIG SET reads them ({@code memtoull}): digits with an optional unit, where
  * {@code k m g} are powers of 1000 and {@code kb mb gb} powers of 1024, case-insensitive. (Config files use
- * the feed contract's 1024-based rules instead; see {@code io.kevy.server.config.Sizes}.)
+ * the feed contract's 1024-based rules instead; see {@code io.kevy.config.Sizes}.)
  */
 public final class RedisMemory {
     private RedisMemory() {

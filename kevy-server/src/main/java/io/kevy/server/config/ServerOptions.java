@@ -1,5 +1,6 @@
 package io.kevy.server.config;
 
+import io.kevy.config.Sizes;
 import io.kevy.config.Option;
 import io.kevy.config.OptionDocs;
 import io.kevy.engine.config.RedisConfigCatalog;

@@ -1,5 +1,6 @@
 package io.kevy.server.config;
 
+import io.kevy.config.Sizes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,4 @@
-package io.kevy.server.config;
+package io.kevy.config;
 
 import java.util.Locale;
 import java.util.regex.Matcher;
