@@ -75,17 +75,18 @@ final class ClientBuffers {
      * Sets the connection's output figure.
      *
      * @param bytes unsent reply bytes, bytes
-     * @param hardLimit {@code client-output-buffer-limit normal} hard limit, bytes; 0 for none
+     * @param hardLimit the hard limit of the connection's {@code client-output-buffer-limit} class, bytes; 0 for none
+     * @param limitClass that class's name as Redis prints it ({@code normal}, or {@code pubsub} while subscribed)
      * @return false when the connection must be closed (logged here)
      */
-    boolean output(long bytes, long hardLimit, java.util.function.Supplier<String> who) {
+    boolean output(long bytes, long hardLimit, String limitClass, java.util.function.Supplier<String> who) {
         if (bytes == output || released) {
             return true;
         }
         if ((hardLimit > 0 && bytes > hardLimit) || !memory.charge(bytes - output)) {
             log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits. omem={} "
-                    + "(client-output-buffer-limit normal {}, maxmemory-clients {}: all clients buffer {} bytes)",
-                    who.get(), bytes, hardLimit, Sizes.format(memory.budget()), memory.used());
+                    + "(client-output-buffer-limit {} {}, maxmemory-clients {}: all clients buffer {} bytes)",
+                    who.get(), bytes, limitClass, hardLimit, Sizes.format(memory.budget()), memory.used());
             refuse();
             return false;
         }

@@ -197,9 +197,13 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         io.netty.channel.ChannelOutboundBuffer ob = ctx.channel().unsafe().outboundBuffer();
         long unsent = ob == null ? 0 : ob.totalPendingWriteBytes();
         long charged = (unsent < UNCHARGED_OUTPUT ? 0 : unsent) + heldBytes;
-        long hard = server.outputBufferHardLimit();
+        // Redis's getClientType: a subscribed connection is of the pubsub class, so a huge SUBSCRIBE confirmation
+        // is bounded by client-output-buffer-limit pubsub as its messages are
+        var subs = session.subscriptions();
+        boolean pubsub = subs != null && subs.active();
+        long hard = pubsub ? server.pubsubOutputHardLimit() : server.outputBufferHardLimit();
         if (!buffers.output(hard > 0 && unsent + heldBytes > hard ? unsent + heldBytes : charged, hard,
-                who)) {
+                pubsub ? "pubsub" : "normal", who)) {
             if (!closing) {
                 closing = true;
                 ctx.close();

@@ -270,6 +270,11 @@ public final class KevyServer implements AutoCloseable, Host {
         return outputBufferHardLimit;
     }
 
+    /** The hard limit of {@code client-output-buffer-limit pubsub}, bytes (0: none): subscribed connections'. */
+    long pubsubOutputHardLimit() {
+        return kevy.pubsub().outputLimit().hardBytes();
+    }
+
     /** {@code client-query-buffer-limit}, bytes. */
     long queryBufferLimit() {
         return queryBufferLimit;

@@ -135,6 +135,34 @@ class PubSubHostileIT {
         }
     }
 
+    /**
+     * A subscribed connection is of the pubsub output class (Redis's getClientType): a SUBSCRIBE whose own
+     * confirmations pass {@code client-output-buffer-limit pubsub}'s hard limit, to a client that does not read,
+     * closes the connection instead of buffering them without bound (the normal class has no limit).
+     */
+    @Test
+    void aSubscribeConfirmationPastThePubsubLimitClosesTheConnection() throws Exception {
+        try (TestServer kevy = TestServer.start(); RawClient admin = kevy.raw(); Socket stuck = new Socket()) {
+            assertThat(admin.call("CONFIG", "SET", "client-output-buffer-limit", "pubsub 1mb 0 0"))
+                    .isEqualTo("+OK\r\n");
+            stuck.setReceiveBufferSize(4096);
+            stuck.connect(new InetSocketAddress("127.0.0.1", kevy.port()));
+            stuck.setSoTimeout(30_000);
+            byte[][] args = new byte[65][];
+            args[0] = "SUBSCRIBE".getBytes(StandardCharsets.US_ASCII);
+            for (int i = 1; i < args.length; i++) { // 64 channels of 256 KiB: 16 MiB of confirmations
+                args[i] = (i + ":" + "c".repeat(256 * 1024)).getBytes(StandardCharsets.US_ASCII);
+            }
+            stuck.getOutputStream().write(RawClient.encode(args));
+            stuck.getOutputStream().flush();
+            long drained = stuck.getInputStream().transferTo(OutputStream.nullOutputStream()); // until the close
+            assertThat(drained).as("confirmation bytes the client got before the close").isLessThan(16L << 20);
+            await().atMost(10, TimeUnit.SECONDS)
+                    .until(() -> PubSubCommandsIT.infoField(admin, "pubsub_channels").equals("0"));
+            assertThat(admin.call("PING")).isEqualTo("+PONG\r\n");
+        }
+    }
+
     /** {@code *3 <verb> <name> :<count>}. */
     private static String confirmation(String verb, String name, int count) {
         return "*3\r\n$" + verb.length() + "\r\n" + verb + "\r\n$" + name.length() + "\r\n" + name + "\r\n:" + count
