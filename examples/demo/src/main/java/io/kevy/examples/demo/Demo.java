@@ -302,14 +302,9 @@ final class Demo implements AutoCloseable {
     /** Waits until each consumer has every change the server had applied; fails after a minute. */
     private static void awaitCaughtUp(List<FeedConsumer<?, ?>> consumers) {
         for (FeedConsumer<?, ?> c : consumers) {
-            try {
-                if (!c.awaitCaughtUp(CATCH_UP)) {
-                    throw new IllegalStateException("consumer " + c.name() + " did not catch up within "
-                            + CATCH_UP.toSeconds() + " s: " + c.health());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", e);
+            if (!c.awaitCaughtUp(CATCH_UP)) {
+                throw new IllegalStateException("consumer " + c.name() + " did not catch up within "
+                        + CATCH_UP.toSeconds() + " s: " + c.health());
             }
         }
     }
