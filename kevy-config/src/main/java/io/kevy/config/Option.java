@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * read by {@link ConfigReader} and rendered by {@link OptionDocs}.
  *
  * <p>Environment variables: an option may name its own ({@link #env(String)}, the server's {@code KEVY_PORT});
- * otherwise the table it is read with derives one ({@link ConfigReader.Schema#envPrefix()}: {@code KEVY_BRIDGE_}
+ * otherwise the table it is read with derives one ({@link ConfigReader#derivedEnv(String, Option)}: {@code KEVY_BRIDGE_}
  * + the dotted key in upper case with {@code .} as {@code _}). Lists take comma-separated values; tables and
  * arrays of tables have no environment form.
  *

@@ -24,7 +24,17 @@ class EmbeddedFeedExampleTest {
     @Test
     void theEmbeddedStoreServesTheFeedAsTheDocsShow() {
         java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream out = new java.io.PrintStream(printed, true, StandardCharsets.UTF_8);   // System.out
+        java.io.PrintStream stdout = System.out;
+        System.setOut(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            embeddedExample();
+        } finally {
+            System.setOut(stdout);
+        }
+        assertThat(printed.toString(StandardCharsets.UTF_8)).isEqualTo("0 [SET, user:1, ada]" + System.lineSeparator());
+    }
+
+    private static void embeddedExample() {
         // docs:embedded
         try (Store store = Store.open(Config.defaults().withFeed(0))) {   // 0: the 64 MiB default, at most 1 GiB
             FeedCursor start = store.changesTail();                         // (generation, offset)
@@ -33,13 +43,12 @@ class EmbeddedFeedExampleTest {
             ChangeBatch batch = store.changesSince(start.generation(), start.offset(), 256,
                     List.of("user:".getBytes(StandardCharsets.UTF_8)));
             for (Change c : batch.changes()) {
-                out.println(c.offset() + " " + c.argvUtf8());               // 0 [SET, user:1, ada]
+                System.out.println(c.offset() + " " + c.argvUtf8());        // 0 [SET, user:1, ada]
             }
             FeedCursor next = batch.next();                                 // resume here: offset 2
             assertThat(next.offset()).isEqualTo(2);
         }
         // docs:embedded
-        assertThat(printed.toString(StandardCharsets.UTF_8)).isEqualTo("0 [SET, user:1, ada]" + System.lineSeparator());
     }
 
     @Test

@@ -74,10 +74,13 @@ public final class GeneratedDocs {
     /**
      * A fenced {@code java} block of the lines of {@code source} (a test's source file, relative to the module)
      * between the two lines that are {@code marker} (e.g. {@code // docs:testing}), without their common
-     * indentation: the docs then show code a test runs.
+     * indentation, after the source's imports that those lines use (an import is used when its simple name, or a
+     * static import's member name, occurs in them as a word): the docs then show code a test runs, imports
+     * included, so it compiles as shown (examples/demo's {@code DocsJavaSnippetsTest}).
      */
     public static String javaBlock(Path source, String marker) {
         List<String> out = new ArrayList<>();
+        List<String> imports = new ArrayList<>();
         boolean in = false;
         try {
             for (String l : Files.readAllLines(source)) {
@@ -88,14 +91,29 @@ public final class GeneratedDocs {
                     in = true;
                 } else if (in) {
                     out.add(l);
+                } else if (l.startsWith("import ")) {
+                    imports.add(l);
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        String code = String.join("\n", out);
+        List<String> used = new ArrayList<>();
+        for (String imp : imports) {
+            String name = imp.substring(imp.lastIndexOf('.') + 1, imp.length() - 1);
+            if (java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(name) + "\\b").matcher(code)
+                    .find()) {
+                used.add(imp);
+            }
+        }
         int indent = out.stream().filter(l -> !l.isBlank()).mapToInt(l -> l.length() - l.stripLeading().length())
                 .min().orElse(0);
         StringBuilder sb = new StringBuilder("```java\n");
+        if (!used.isEmpty()) {
+            used.forEach(i -> sb.append(i).append('\n'));
+            sb.append('\n');
+        }
         for (String l : out) {
             sb.append(l.isBlank() ? "" : l.substring(indent)).append('\n');
         }

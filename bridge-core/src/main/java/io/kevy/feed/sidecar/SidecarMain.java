@@ -62,12 +62,11 @@ public final class SidecarMain implements Callable<Integer> {
         setDefault("org.slf4j.simpleLogger.log.org.apache.kafka", "warn");
         setDefault("org.slf4j.simpleLogger.log.io.lettuce", "warn");
         setDefault("org.slf4j.simpleLogger.log.io.netty", "warn");
+        LogDefaults.quietLettuceTransports();
     }
 
     private static void setDefault(String key, String value) {
-        if (System.getProperty(key) == null) {
-            System.setProperty(key, value);
-        }
+        LogDefaults.setDefault(key, value);
     }
 
     /** Stops the sidecar gracefully and flushes stdout/stderr; returns the exit status: 0 clean, 1 not. */

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kevy.embedded.Config;
 import io.kevy.embedded.Store;
+import io.kevy.feed.client.EmbeddedFeedSource;
+import io.kevy.feed.client.FeedConsumer;
+import io.kevy.feed.client.FeedSource;
 import io.kevy.testing.GeneratedDocs;
 import io.lettuce.core.codec.StringCodec;
 import java.nio.file.Path;

@@ -23,7 +23,10 @@ import java.util.OptionalLong;
  *   <tr><th>op</th><th>content</th></tr>
  *   <tr><td>SET</td><td>{@link #value()}; {@link #expireAtMillis()} (PXAT/EXAT), {@link #ttlMillis()} (upstream
  *       EX/PX/SETEX), {@link #keepTtl()}; none of them = the TTL is cleared</td></tr>
- *   <tr><td>MSET</td><td>{@link #fields()}: key → value pairs (after exact prefix filtering)</td></tr>
+ *   <tr><td>MSET</td><td>{@link #keys()}: every key set, in argv order; {@link #fields()}: the same keys
+ *       paired with their values ({@link KeyValue#getKey()} the key, {@link KeyValue#getValue()} its value),
+ *       both narrowed to the consumer's prefixes by the exact prefix filter; {@link #key()} is the first key.
+ *       MSETNX (upstream) decodes the same with {@code exact() == false} (it may have set nothing)</td></tr>
  *   <tr><td>DEL</td><td>{@link #keys()}</td></tr>
  *   <tr><td>EXPIRE</td><td>{@link #expireAtMillis()} (ours, absolute) or {@link #ttlMillis()} (upstream)</td></tr>
  *   <tr><td>RENAME, LMOVE, SMOVE</td><td>{@link #keys()} = source, destination; SMOVE's member in
@@ -201,12 +204,19 @@ public final class Change<K, V> {
         return out;
     }
 
-    /** The string value (SET, LSET, LREM, LINSERT, string SNAPSHOT), or null. */
+    /**
+     * The string value (SET: the new value; LSET: the element set; LREM: the element removed; LINSERT: the element
+     * inserted; string SNAPSHOT: the whole value), or null for every other op.
+     */
     public V value() {
         return raw.value == null ? null : codec.decodeValue(ByteBuffer.wrap(raw.value));
     }
 
-    /** Field → value (HSET, hash SNAPSHOT) or key → value (MSET) pairs in order; empty otherwise. */
+    /**
+     * Pairs in frame order, decoded with the codec: field → value for HSET (the fields set and their new values)
+     * and a hash SNAPSHOT (every field of the hash); key → value for MSET (each key set and its value, the same
+     * keys as {@link #keys()}); empty for every other op. A new list on each call.
+     */
     public List<KeyValue<K, V>> fields() {
         List<KeyValue<K, V>> out = new ArrayList<>(raw.pairs.length / 2);
         for (int i = 0; i + 1 < raw.pairs.length; i += 2) {
@@ -216,7 +226,7 @@ public final class Change<K, V> {
         return out;
     }
 
-    /** Hash field names (HDEL, HINCRBY); empty otherwise. */
+    /** Hash field names: HDEL's removed fields, upstream HINCRBY's field; empty for every other op. */
     public List<K> fieldNames() {
         List<K> out = new ArrayList<>(raw.names.length);
         for (byte[] n : raw.names) {
@@ -225,7 +235,11 @@ public final class Change<K, V> {
         return out;
     }
 
-    /** List elements, set members or zset members (see the table above); empty otherwise. */
+    /**
+     * Elements in frame order: LPUSH/RPUSH's pushed elements (argv order, so LPUSH's last one ends up at the head),
+     * SADD/SREM's members, ZREM's members, SMOVE's member, a list SNAPSHOT's elements head to tail, a set
+     * SNAPSHOT's members; a zset SNAPSHOT's members ascending (their scores in {@link #scored()}); empty otherwise.
+     */
     public List<V> elements() {
         List<V> out = new ArrayList<>(raw.elements.length);
         for (byte[] e : raw.elements) {
@@ -234,7 +248,12 @@ public final class Change<K, V> {
         return out;
     }
 
-    /** Members with scores (ZADD, zset SNAPSHOT); empty otherwise. */
+    /**
+     * Members with their scores: ZADD's members with their scores after the command (ours: our frame carries
+     * the final scores, INCR, GT and LT already applied), a zset SNAPSHOT's members ascending by score; empty for
+     * every other op. Upstream ZADD's frame is the command itself: with NX, XX, GT, LT or INCR its scores are the
+     * command's arguments and {@link #exact()} is false.
+     */
     public List<ScoredValue<V>> scored() {
         if (raw.scores == null) {
             return Collections.emptyList();
@@ -246,7 +265,10 @@ public final class Change<K, V> {
         return out;
     }
 
-    /** LPOP/RPOP count, LSET index, LREM count; empty otherwise. */
+    /**
+     * LPOP/RPOP: how many elements were popped; LSET: the index set (negative counts from the tail); LREM: the
+     * count argument (0 all, positive from the head, negative from the tail); empty for every other op.
+     */
     public OptionalLong count() {
         return raw.count == RawChange.ABSENT ? OptionalLong.empty() : OptionalLong.of(raw.count);
     }
@@ -266,7 +288,14 @@ public final class Change<K, V> {
         return raw.keepTtl;
     }
 
-    /** The value's type when the op implies one (HSET → HASH ...) or the SNAPSHOT read it; else null. */
+    /**
+     * The type of the key's value after the change, when the op implies one: {@link ValueType#STRING} for SET,
+     * {@link ValueType#HASH} for HSET, HDEL and upstream HINCRBY, {@link ValueType#LIST} for LPUSH, RPUSH, LPOP
+     * and RPOP, {@link ValueType#SET} for SADD and SREM, {@link ValueType#ZSET} for ZADD, ZREM and upstream
+     * ZINCRBY; for a SNAPSHOT the type the rebuild read ({@code TYPE}), which selects the accessor holding the
+     * value (see the table above). Null for ops that name no single type (MSET, DEL, EXPIRE, PERSIST, RENAME,
+     * LMOVE, SMOVE, LSET, LINSERT, LREM, LTRIM, STORE, FLUSH, EVAL, OTHER, VANISHED).
+     */
     public ValueType valueType() {
         return raw.valueType;
     }

@@ -99,6 +99,7 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final List<Thread> threads = new ArrayList<>();
     private volatile List<ShardWorker<K, V>> workers = List.of();
+    private final FeedConsumerMetrics metrics;
     private Thread supervisor;
 
     private FeedConsumer(ConsumerSettings<K, V> settings) {
@@ -107,8 +108,10 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
         if (settings.listener() != null) {
             ls.add(settings.listener());
         }
-        if (settings.meterRegistry() != null) {
-            ls.add(new FeedConsumerMetrics(settings.meterRegistry(), settings.name(), this::health));
+        this.metrics = settings.meterRegistry() == null ? null
+                : new FeedConsumerMetrics(settings.meterRegistry(), settings.name(), this::health);
+        if (metrics != null) {
+            ls.add(metrics);
         }
         byte[] ownKey = settings.cursorStore().ownKey(settings.name()).orElse(null);
         this.rt = new Runtime<>(settings, Listeners.of(ls), ownKey, () -> transition(State.FAILED));
@@ -163,9 +166,14 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
      * start cursor (after an initial rebuild, if one was needed), so changes made afterwards will be delivered;
      * it fails when the consumer fails or is closed first.
      *
-     * @throws IllegalStateException when the consumer was started before
+     * @throws IllegalStateException when the consumer was started before, or when another running (or failed and
+     *     not yet closed) consumer of the same name has its meters in the same {@code MeterRegistry}
+     *     ({@link FeedConsumerMetrics#open()})
      */
     public CompletionStage<Void> start() {
+        if (metrics != null && state.get() == State.NEW) {
+            metrics.open();
+        }
         if (!state.compareAndSet(State.NEW, State.STARTING)) {
             throw new IllegalStateException("consumer " + name() + " was already started (" + state.get() + ")");
         }
@@ -357,8 +365,19 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
      * @throws ConsumerFailedException when the consumer failed (before or while waiting)
      * @throws IllegalStateException when the consumer is not running
      * @throws KevyException when the server cannot be asked for its tails
+     * @throws KevyInterruptedException when the calling thread is interrupted while waiting (its interrupt flag
+     *     is set again before this is thrown)
      */
-    public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+    public boolean awaitCaughtUp(Duration timeout) {
+        try {
+            return awaitCaughtUp0(timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KevyInterruptedException("consumer " + name() + ": interrupted while awaiting the tails", e);
+        }
+    }
+
+    private boolean awaitCaughtUp0(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         int shards = ask(settings.source().shards());
         Cursor[] targets = new Cursor[shards];
@@ -432,7 +451,8 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
 
     /**
      * Stops: no new reads; batches in flight finish (up to {@link #CLOSE_TIMEOUT}) and their cursors are
-     * stored; then the sink is closed. Idempotent.
+     * stored; then the sink is closed and the consumer's meters are removed from its {@code MeterRegistry}
+     * (a failed consumer keeps them until this call). Idempotent.
      */
     @Override
     public void close() {
@@ -443,6 +463,13 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
         transition(State.CLOSING);
         rt.stop(false);
         join(CLOSE_TIMEOUT);
+        closeMetrics();
+    }
+
+    private void closeMetrics() {
+        if (metrics != null) {
+            metrics.close();
+        }
     }
 
     /**
@@ -460,6 +487,7 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
             threads.forEach(Thread::interrupt);
         }
         join(CLOSE_TIMEOUT);
+        closeMetrics();
     }
 
     private void join(Duration timeout) {

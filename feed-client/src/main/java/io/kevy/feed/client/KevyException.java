@@ -6,7 +6,8 @@ package io.kevy.feed.client;
  * with backoff); {@link KevyServerException} is an error reply ({@link FeedResyncException} means rebuild,
  * {@link CursorAheadException} is a bug); {@link KevyProtocolException} is a reply of an unexpected shape;
  * {@link SinkException} comes from a sink or handler; {@link KevyConfigException} is a bad setting;
- * {@link ConsumerFailedException} is why a consumer stopped.
+ * {@link ConsumerFailedException} is why a consumer stopped; {@link KevyInterruptedException} is an interrupted
+ * wait (the interrupt flag is restored).
  */
 public class KevyException extends RuntimeException {
     private static final long serialVersionUID = 1L;

@@ -69,6 +69,7 @@ public final class TailCommand implements Callable<Integer> {
     public static void main(String[] args) {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        io.kevy.feed.sidecar.LogDefaults.quietLettuceTransports();
         if (!List.of(args).contains("--verbose")) {
             // the failure is printed as one line by call(); the consumer's log would add its stack trace
             System.setProperty("org.slf4j.simpleLogger.log." + FeedConsumer.class.getName(), "off");

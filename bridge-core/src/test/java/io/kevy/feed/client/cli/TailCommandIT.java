@@ -148,6 +148,62 @@ class TailCommandIT {
     }
 
     /**
+     * Lettuce logs its transport choice ("Both epoll and io_uring native transports are available") on every
+     * connection; {@code kevy tail} opens about a dozen, and logs it at most once (issue 31). The same process
+     * with the logger left at WARN shows that the check can fail: when both native transports are available, the
+     * line then appears once per connection.
+     */
+    @Test
+    void theTransportChoiceIsLoggedAtMostOnce() throws Exception {
+        try (TestServer server = Servers.start(c -> c.with(io.kevy.server.config.ServerOptions.SHARDS, 4));
+             RawClient raw = server.raw()) {
+            String quiet = tailStderr(server, raw);
+            long lines = quiet.lines().filter(l -> l.contains("Both epoll and io_uring")).count();
+            String loud = tailStderr(server, raw, "-D" + io.kevy.feed.sidecar.LogDefaults.LETTUCE_TRANSPORTS + "=warn");
+            long without = loud.lines().filter(l -> l.contains("Both epoll and io_uring")).count();
+            System.out.printf("TailCommandIT: transport lines %d (with the logger at WARN: %d)%n", lines, without);
+            assertThat(lines).as(quiet).isLessThanOrEqualTo(1);
+            if (without > 0) {
+                assertThat(without).as("without the default, once per connection").isGreaterThan(1);
+            }
+        }
+    }
+
+    /** Runs {@code kevy tail} as a process until it printed a change, then stops it; its stderr. */
+    private static String tailStderr(TestServer server, RawClient raw, String... jvmArgs) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new java.util.ArrayList<>(List.of(java));
+        cmd.addAll(List.of(jvmArgs));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), TailCommand.class.getName(), "--uri",
+                server.uri()));
+        Path err = Files.createTempFile("kevy-tail", ".err");
+        Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return out.readLine();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            int i = 0;
+            while (!line.isDone() && System.nanoTime() < end) {
+                raw.call("SET", "t" + i++, "v");
+                Thread.sleep(100);
+            }
+            assertThat(line.get(1, TimeUnit.SECONDS)).as("a change printed").contains("io.kevy.change.set");
+            p.destroy();
+            assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            return Files.readString(err);
+        } finally {
+            p.destroyForcibly();
+            Files.deleteIfExists(err);
+        }
+    }
+
+    /**
      * Whether SIGINT is ignored by this process (Linux: bit 2 of {@code SigIgn} in /proc/self/status); a child
      * started from it inherits the disposition, and a JVM leaves an inherited ignored SIGINT ignored.
      */

@@ -186,6 +186,7 @@ public final class DemoMain implements Callable<Integer> {
     public static void main(String[] args) {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        io.kevy.feed.sidecar.LogDefaults.quietLettuceTransports();
         DemoMain cmd = new DemoMain();
         // on SIGINT the JVM exits with 130 after its hooks have run
         Runtime.getRuntime().addShutdownHook(new Thread(cmd::interrupt, "kevy-demo-interrupted"));

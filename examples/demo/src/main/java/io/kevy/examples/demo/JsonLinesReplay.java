@@ -33,10 +33,15 @@ final class JsonLinesReplay implements AutoCloseable {
     private final Map<Integer, Set<String>> rebuilding = new HashMap<>();
     private final Map<Integer, List<String>> rebuildPrefixes = new HashMap<>();
     private String lastFrame = "";
+    /** Non-empty lines read. */
     long lines;
+    /** Distinct feed changes (frames) the lines carry: a multi-key change's per-key lines count once. */
     long frames;
     long snapshots;
+    long vanished;
+    /** io.kevy.resync.begin lines; {@link #markers} counts begin and end lines. */
     long resyncs;
+    long markers;
     long errors;
 
     /** A replay for a server with {@code shards} shards (to know which keys a shard's rebuild covers). */
@@ -71,6 +76,7 @@ final class JsonLinesReplay implements AutoCloseable {
             case ChangeEnvelopes.RESYNC_BEGIN: {
                 int shard = data.path("shard").asInt();
                 resyncs++;
+                markers++;
                 rebuilding.put(shard, new HashSet<>());
                 List<String> prefixes = new ArrayList<>();
                 data.path("prefixes").forEach(p -> prefixes.add(p.asText()));
@@ -78,6 +84,7 @@ final class JsonLinesReplay implements AutoCloseable {
                 return;
             }
             case ChangeEnvelopes.RESYNC_END:
+                markers++;
                 sweep(data.path("shard").asInt());
                 return;
             case ChangeEnvelopes.TYPE_PREFIX + "snapshot":
@@ -85,6 +92,7 @@ final class JsonLinesReplay implements AutoCloseable {
                 snapshot(data);
                 return;
             case ChangeEnvelopes.TYPE_PREFIX + "vanished":
+                vanished++;
                 run(List.of("DEL".getBytes(StandardCharsets.UTF_8), key(data)));
                 return;
             default:
@@ -99,6 +107,18 @@ final class JsonLinesReplay implements AutoCloseable {
                     run(argv);
                 }
         }
+    }
+
+    /**
+     * What the lines are, so that they add up to the bridge's counts: {@code L JSON lines = C changes + X more
+     * lines of multi-key changes (one per key: MSET, DEL, RENAME) + M resync markers + S snapshot lines + V vanished
+     * lines}.
+     */
+    String breakdown() {
+        long perKey = lines - frames - markers - snapshots - vanished;
+        return String.format(java.util.Locale.ROOT, "%,d JSON lines = %,d changes + %,d more lines of multi-key "
+                + "changes (one per key) + %,d resync markers + %,d snapshot lines + %,d vanished lines", lines,
+                frames, perKey, markers, snapshots, vanished);
     }
 
     private static byte[] key(JsonNode data) {

@@ -52,6 +52,25 @@ class DemoIT {
         assertThat(Long.parseLong(index.group(2).replace(",", ""))).as("rebuilt keys").isPositive();
         assertThat(printed).containsPattern("cache +[\\d,]+ +0 +0 ");
         assertThat(printed).containsPattern("bridge \\(file\\) +[\\d,]+ +[\\d,]+ +0 ");
+        // the bridge's JSON lines add up, and its delivered count is the file's changes or the report says why
+        Matcher lines = Pattern.compile("([\\d,]+) JSON lines = ([\\d,]+) changes \\+ ([\\d,]+) more lines of "
+                + "multi-key changes \\(one per key\\) \\+ ([\\d,]+) resync markers \\+ ([\\d,]+) snapshot lines "
+                + "\\+ ([\\d,]+) vanished lines; (.*)").matcher(printed);
+        assertThat(lines.find()).as("the bridge's line breakdown").isTrue();
+        long[] n = new long[6];
+        for (int i = 0; i < 6; i++) {
+            n[i] = Long.parseLong(lines.group(i + 1).replace(",", ""));
+        }
+        assertThat(n[0]).as("lines add up").isEqualTo(n[1] + n[2] + n[3] + n[4] + n[5]);
+        assertThat(n[2]).as("no negative remainder").isNotNegative();
+        Matcher bridge = Pattern.compile("bridge \\(file\\) +([\\d,]+) ").matcher(printed);
+        assertThat(bridge.find()).isTrue();
+        long delivered = Long.parseLong(bridge.group(1).replace(",", ""));
+        if (lines.group(7).startsWith("the file holds every change")) {
+            assertThat(delivered).as("delivered = the file's changes").isEqualTo(n[1]);
+        } else {
+            assertThat(lines.group(7)).contains("keys expiring meanwhile");
+        }
         assertThat(printed).contains("Query \"compression library\"").contains("Query \"python\"")
                 .contains("Query \"xml\"");
         assertThat(printed).containsPattern("Done in [\\d.]+ s");

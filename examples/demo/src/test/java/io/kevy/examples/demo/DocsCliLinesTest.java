@@ -88,6 +88,36 @@ class DocsCliLinesTest {
         }
     }
 
+    /**
+     * In each doc's shell block, a {@code bin/kevy tail} line that follows a {@code bin/kevy server} line reads that
+     * server's feed, so the server line must start the feed ({@code --feed}): the README's usage once did not.
+     */
+    @Test
+    void aServerLineFollowedByATailLineStartsTheFeed() throws IOException {
+        List<String[]> lines = lines();
+        List<String> failures = new ArrayList<>();
+        String[] server = null;
+        int pairs = 0;
+        for (String[] l : lines) {
+            List<String> w = words(l[1]);
+            if (server != null && !l[0].substring(0, l[0].indexOf(':')).equals(server[0].substring(0,
+                    server[0].indexOf(':')))) {
+                server = null; // another file
+            }
+            if (w.size() > 1 && w.get(1).equals("server") && !w.contains("--help") && !w.contains("-h")) {
+                server = l;
+            } else if (w.size() > 1 && w.get(1).equals("tail") && server != null && !w.contains("--uri")) {
+                pairs++;
+                if (!words(server[1]).contains("--feed")) {
+                    failures.add(server[0] + ": " + server[1] + " (followed by " + l[0] + ": " + l[1] + ")");
+                }
+            }
+        }
+        System.out.println("DocsCliLinesTest: " + pairs + " server line(s) followed by a tail line");
+        assertThat(pairs).as("README's usage has one").isPositive();
+        assertThat(failures).as("server lines without --feed before a tail line").isEmpty();
+    }
+
     @Test
     void aWrongOptionOrSubcommandIsCaught() {
         assertThat(check("bin/kevy tail --prefix user:")).isNull();

@@ -7,9 +7,15 @@ import io.kevy.feed.client.RebuildScope;
 import io.kevy.feed.client.ShardHealth;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -38,9 +44,16 @@ import java.util.function.Supplier;
  *   <tr><td>{@value #COMMITS}</td><td>counter</td><td>consumer</td><td>cursor records stored</td></tr>
  * </table>
  *
+ * <p>Lifecycle: {@link #open()} (called by {@code FeedConsumer.start()}) claims the consumer's name in the
+ * registry: a second consumer of the same name in the same registry cannot start while the first holds it
+ * ({@link IllegalStateException} naming the name), because both would write the same meters. {@link #close()}
+ * (called by {@code FeedConsumer.close()} and {@code abort()}) removes every meter this instance registered and
+ * releases the name. A consumer that failed keeps its meters, so its error counters can be read, until it is
+ * closed.
+ *
  * <p>Thread-safe.
  */
-public final class FeedConsumerMetrics implements ConsumerListener {
+public final class FeedConsumerMetrics implements ConsumerListener, AutoCloseable {
     public static final String FRAMES = "kevy.feed.consumer.frames";
     public static final String BATCHES = "kevy.feed.consumer.batches";
     public static final String LAG = "kevy.feed.consumer.lag";
@@ -53,9 +66,15 @@ public final class FeedConsumerMetrics implements ConsumerListener {
     public static final String ERRORS = "kevy.feed.consumer.errors";
     public static final String COMMITS = "kevy.feed.consumer.cursor.commits";
 
+    /** The consumer names holding meters, per registry (weak: a dropped registry frees its names). */
+    private static final Map<MeterRegistry, Set<String>> CLAIMS = new WeakHashMap<>();
+
     private final MeterRegistry registry;
     private final String consumer;
     private final Supplier<Health> health;
+    private final Set<Meter> meters = ConcurrentHashMap.newKeySet();
+    private boolean claimed;
+    private volatile boolean closed;
 
     /**
      * Meters of {@code consumer} in {@code registry}; {@code health} feeds the lag gauges.
@@ -66,6 +85,57 @@ public final class FeedConsumerMetrics implements ConsumerListener {
         this.health = health;
     }
 
+    /**
+     * Claims the consumer's name in the registry; idempotent.
+     *
+     * @throws IllegalStateException when another open instance (another consumer) of the same name holds it
+     */
+    public synchronized void open() {
+        if (claimed) {
+            return;
+        }
+        synchronized (CLAIMS) {
+            if (!CLAIMS.computeIfAbsent(registry, r -> new java.util.HashSet<>()).add(consumer)) {
+                throw new IllegalStateException("a consumer named '" + consumer + "' already has meters in this "
+                        + "MeterRegistry: close it first, or give this consumer another name");
+            }
+        }
+        claimed = true;
+    }
+
+    /** Removes every meter this instance registered from the registry and releases the name; idempotent. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        for (Meter m : meters) {
+            registry.remove(m);
+        }
+        meters.clear();
+        if (claimed) {
+            synchronized (CLAIMS) {
+                Set<String> names = CLAIMS.get(registry);
+                if (names != null) {
+                    names.remove(consumer);
+                }
+            }
+            claimed = false;
+        }
+    }
+
+    /** The meters registered so far (removed again by {@link #close()}). */
+    public Set<Meter> meters() {
+        return Collections.unmodifiableSet(meters);
+    }
+
+    private <M extends Meter> M track(M meter) {
+        if (!closed) {
+            meters.add(meter);
+        } else {
+            registry.remove(meter); // a late event after close(): leave nothing behind
+        }
+        return meter;
+    }
+
     private Tags tags(int shard) {
         return Tags.of("consumer", consumer, "shard", shard < 0 ? "all" : Integer.toString(shard));
     }
@@ -74,8 +144,8 @@ public final class FeedConsumerMetrics implements ConsumerListener {
     public void onStart(String name, int shards) {
         for (int i = 0; i < shards; i++) {
             final int shard = i;
-            Gauge.builder(LAG, () -> lag(shard)).tags(tags(shard)).description("frames behind the tail")
-                    .register(registry);
+            track(Gauge.builder(LAG, () -> lag(shard)).tags(tags(shard)).description("frames behind the tail")
+                    .register(registry));
         }
     }
 
@@ -90,35 +160,37 @@ public final class FeedConsumerMetrics implements ConsumerListener {
 
     @Override
     public void onBatch(String name, int shard, int frames, long handlerNanos) {
-        Counter.builder(FRAMES).tags(tags(shard)).register(registry).increment(frames);
-        Counter.builder(BATCHES).tags(tags(shard)).register(registry).increment();
-        Timer.builder(HANDLER).tags(tags(shard)).register(registry).record(handlerNanos, TimeUnit.NANOSECONDS);
+        track(Counter.builder(FRAMES).tags(tags(shard)).register(registry)).increment(frames);
+        track(Counter.builder(BATCHES).tags(tags(shard)).register(registry)).increment();
+        track(Timer.builder(HANDLER).tags(tags(shard)).register(registry))
+                .record(handlerNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void onCommit(String name) {
-        Counter.builder(COMMITS).tag("consumer", consumer).register(registry).increment();
+        track(Counter.builder(COMMITS).tag("consumer", consumer).register(registry)).increment();
     }
 
     @Override
     public void onResync(String name, int shard) {
-        Counter.builder(RESYNCS).tags(tags(shard)).register(registry).increment();
+        track(Counter.builder(RESYNCS).tags(tags(shard)).register(registry)).increment();
     }
 
     @Override
     public void onRebuild(String name, RebuildScope scope, RebuildResult result) {
-        Timer.builder(REBUILD).tag("consumer", consumer).register(registry).record(result.duration());
-        Counter.builder(REBUILD_KEYS).tag("consumer", consumer).register(registry).increment(result.keys());
-        Counter.builder(REBUILD_VANISHED).tag("consumer", consumer).register(registry).increment(result.vanished());
+        track(Timer.builder(REBUILD).tag("consumer", consumer).register(registry)).record(result.duration());
+        track(Counter.builder(REBUILD_KEYS).tag("consumer", consumer).register(registry)).increment(result.keys());
+        track(Counter.builder(REBUILD_VANISHED).tag("consumer", consumer).register(registry))
+                .increment(result.vanished());
     }
 
     @Override
     public void onRetry(String name, int shard, String kind, Throwable error) {
-        Counter.builder(RETRIES).tags(tags(shard)).tag("kind", kind).register(registry).increment();
+        track(Counter.builder(RETRIES).tags(tags(shard)).tag("kind", kind).register(registry)).increment();
     }
 
     @Override
     public void onError(String name, int shard, String kind, Throwable error) {
-        Counter.builder(ERRORS).tags(tags(shard)).tag("kind", kind).register(registry).increment();
+        track(Counter.builder(ERRORS).tags(tags(shard)).tag("kind", kind).register(registry)).increment();
     }
 }
