@@ -65,7 +65,6 @@ final class GeoSearchCommands {
     }
 
     static void register(CommandTable t) {
-        KeyFinder stores = GeoSearchCommands::radiusKeys;
         t.add(command("geosearch", -7).flags(READONLY).keys(1, 1, 1).group(GROUP).since("6.2.0")
                 .summary("Query a sorted set representing a geospatial index to fetch members inside an area of a "
                         + "box or a circle.")
@@ -75,14 +74,16 @@ final class GeoSearchCommands {
                 .summary("Query a sorted set representing a geospatial index to fetch members inside an area of a "
                         + "box or a circle, and store the result in another key.")
                 .complexity(COMPLEXITY_SEARCH).handler(c -> search(c, 2, SEARCH | SEARCHSTORE)));
-        t.add(command("georadius", -6).flags(WRITE, DENYOOM).keys(1, 1, 1, stores).group(GROUP).since("3.2.0")
+        t.add(command("georadius", -6).flags(WRITE, DENYOOM).keys(1, 1, 1, argv -> radiusKeys(argv, 6))
+                .keyFlags("RO", "access").keywordKeys(6, "STORE", "STOREDIST").group(GROUP).since("3.2.0")
                 .summary("Query a sorted set representing a geospatial index to fetch members matching a given "
                         + "maximum distance from a point")
                 .complexity(COMPLEXITY_RADIUS).handler(c -> search(c, 1, COORDS)));
         t.add(command("georadius_ro", -6).flags(READONLY).keys(1, 1, 1).group(GROUP).since("3.2.10")
                 .summary("A read-only variant for GEORADIUS").complexity(COMPLEXITY_RADIUS)
                 .handler(c -> search(c, 1, COORDS | NOSTORE)));
-        t.add(command("georadiusbymember", -5).flags(WRITE, DENYOOM).keys(1, 1, 1, stores).group(GROUP)
+        t.add(command("georadiusbymember", -5).flags(WRITE, DENYOOM).keys(1, 1, 1, argv -> radiusKeys(argv, 5))
+                .keyFlags("RO", "access").keywordKeys(5, "STORE", "STOREDIST").group(GROUP)
                 .since("3.2.0")
                 .summary("Query a sorted set representing a geospatial index to fetch members matching a given "
                         + "maximum distance from a member")
@@ -97,22 +98,31 @@ final class GeoSearchCommands {
     }
 
     /**
-     * GEORADIUS and GEORADIUSBYMEMBER's keys as Redis's {@code georadiusGetKeys} finds them: the source, and the
-     * key after the last STORE or STOREDIST from argument 5 on; never null.
+     * GEORADIUS and GEORADIUSBYMEMBER's keys as Redis 7.0's key specs find them: the source, the key after the
+     * first STORE and the key after the first STOREDIST from argument {@code from} on; then, so that the lock
+     * covers the destination the command uses (the last one given), the keys after any later STORE/STOREDIST.
+     * Never null.
      */
-    private static int[] radiusKeys(byte[][] argv) {
+    private static int[] radiusKeys(byte[][] argv, int from) {
         if (argv.length < 2) {
             return new int[0];
         }
-        int stored = -1;
-        for (int i = 5; i < argv.length; i++) {
-            if ((Bytes.equalsIgnoreCase(argv[i], "store") || Bytes.equalsIgnoreCase(argv[i], "storedist"))
-                    && i + 1 < argv.length) {
-                stored = i + 1;
-                i++;
+        List<Integer> pos = new ArrayList<>(List.of(1));
+        for (String keyword : List.of("store", "storedist")) {
+            for (int i = from; i + 1 < argv.length; i++) {
+                if (Bytes.equalsIgnoreCase(argv[i], keyword)) {
+                    pos.add(i + 1);
+                    break;
+                }
             }
         }
-        return stored < 0 ? new int[] {1} : new int[] {1, stored};
+        for (int i = from; i + 1 < argv.length; i++) {
+            if ((Bytes.equalsIgnoreCase(argv[i], "store") || Bytes.equalsIgnoreCase(argv[i], "storedist"))
+                    && !pos.contains(i + 1)) {
+                pos.add(i + 1);
+            }
+        }
+        return pos.stream().mapToInt(Integer::intValue).toArray();
     }
 
     private static double radius(Call c, int i) {
