@@ -87,13 +87,11 @@ final class GeoSearchCommands {
                 .since("3.2.0")
                 .summary("Query a sorted set representing a geospatial index to fetch members matching a given "
                         + "maximum distance from a member")
-                .complexity("O(N+log(M)) where N is the number of elements inside the bounding box of the circular "
-                        + "area delimited by center and radius and M is the number of items inside the index.")
+                .complexity(COMPLEXITY_RADIUS)
                 .handler(c -> search(c, 1, MEMBER)));
         t.add(command("georadiusbymember_ro", -5).flags(READONLY).keys(1, 1, 1).group(GROUP).since("3.2.10")
                 .summary("A read-only variant for GEORADIUSBYMEMBER")
-                .complexity("O(N+log(M)) where N is the number of elements inside the bounding box of the circular "
-                        + "area delimited by center and radius and M is the number of items inside the index.")
+                .complexity(COMPLEXITY_RADIUS)
                 .handler(c -> search(c, 1, MEMBER | NOSTORE)));
     }
 
