@@ -57,6 +57,43 @@ class GeoHashTest {
         assertThat(GeoHash.decodeWgs84(GeoHash.neighbour(edge, 1, 0)).lonMin()).isEqualTo(-180);
     }
 
+    /** {@link GeoShape#asin} against a 50-digit reference (Newton on a BigDecimal Taylor sine). */
+    @Test
+    void asinIsCorrectlyRounded() {
+        long seed = new Random().nextLong();
+        System.out.println("GeoHashTest asin seed=" + seed);
+        Random rnd = new Random(seed);
+        for (int i = 0; i < 2000; i++) {
+            double y = i < 1000 ? rnd.nextDouble() : 1 - Math.pow(10, -1 - 12 * rnd.nextDouble());
+            assertThat(GeoShape.asin(y)).as("seed %d asin(%s)", seed, y).isEqualTo(referenceAsin(y));
+        }
+        assertThat(GeoShape.asin(0)).isZero();
+        assertThat(GeoShape.asin(1)).isEqualTo(Math.PI / 2);
+    }
+
+    private static final java.math.MathContext MC = new java.math.MathContext(50);
+
+    private static java.math.BigDecimal series(java.math.BigDecimal x, boolean sine) {
+        java.math.BigDecimal t = sine ? x : java.math.BigDecimal.ONE;
+        java.math.BigDecimal sum = t;
+        java.math.BigDecimal x2 = x.multiply(x, MC);
+        for (long k = 1; k < 60; k++) {
+            long d = sine ? (2 * k) * (2 * k + 1) : (2 * k - 1) * (2 * k);
+            t = t.multiply(x2, MC).divide(java.math.BigDecimal.valueOf(d), MC).negate();
+            sum = sum.add(t, MC);
+        }
+        return sum;
+    }
+
+    private static double referenceAsin(double y) {
+        java.math.BigDecimal target = new java.math.BigDecimal(y);
+        java.math.BigDecimal r = new java.math.BigDecimal(StrictMath.asin(y));
+        for (int i = 0; i < 4; i++) {
+            r = r.add(target.subtract(series(r, true), MC).divide(series(r, false), MC), MC);
+        }
+        return r.doubleValue();
+    }
+
     @Test
     void hugeRadiiSearchFromOneStepBoxesAndRadiusZeroFromTheFinest() {
         List<GeoHash.Bits> huge = GeoShape.circle(0, 0, 40_000, 1000).searchBoxes();
