@@ -27,7 +27,9 @@ final class EventNames {
             Map.entry("sinterstore", KeyspaceEvents.SET), Map.entry("sunionstore", KeyspaceEvents.SET),
             Map.entry("sdiffstore", KeyspaceEvents.SET), Map.entry("zunionstore", KeyspaceEvents.ZSET),
             Map.entry("zinterstore", KeyspaceEvents.ZSET), Map.entry("zdiffstore", KeyspaceEvents.ZSET),
-            Map.entry("zrangestore", KeyspaceEvents.ZSET), Map.entry("sort", KeyspaceEvents.LIST),
+            Map.entry("zrangestore", KeyspaceEvents.ZSET), Map.entry("geosearchstore", KeyspaceEvents.ZSET),
+            Map.entry("georadius", KeyspaceEvents.ZSET), Map.entry("georadiusbymember", KeyspaceEvents.ZSET),
+            Map.entry("sort", KeyspaceEvents.LIST),
             Map.entry("copy", KeyspaceEvents.GENERIC), Map.entry("rename", KeyspaceEvents.GENERIC),
             Map.entry("renamenx", KeyspaceEvents.GENERIC));
 
@@ -125,6 +127,7 @@ final class EventNames {
             case "copy" -> "copy_to";
             case "rename", "renamenx" -> "rename_to";
             case "sort" -> "sortstore";
+            case "georadius", "georadiusbymember" -> "georadiusstore";
             default -> origin;
         };
         out.event(STORES.get(origin), event, key);

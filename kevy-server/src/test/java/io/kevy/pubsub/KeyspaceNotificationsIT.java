@@ -139,6 +139,18 @@ class KeyspaceNotificationsIT {
     }
 
     @Test
+    void geo() {
+        same("GEOADD", "{g}k", "13.361389", "38.115556", "Palermo", "15.087269", "37.502669", "Catania");
+        same("GEOADD", "{g}k", "NX", "0", "0", "Palermo"); // nothing changed: no event
+        same("GEOSEARCHSTORE", "{g}d", "{g}k", "FROMMEMBER", "Palermo", "BYRADIUS", "200", "km");
+        same("GEORADIUS", "{g}k", "15", "37", "200", "km", "STORE", "{g}d");
+        same("GEORADIUSBYMEMBER", "{g}k", "Palermo", "200", "km", "STOREDIST", "{g}d2");
+        same("GEOSEARCHSTORE", "{g}d", "{g}k", "FROMLONLAT", "0", "0", "BYRADIUS", "1", "km"); // empty: del
+        same("GEORADIUS", "{g}none", "15", "37", "200", "km", "STORE", "{g}d2"); // no source: del
+        same("GEOSEARCH", "{g}k", "FROMMEMBER", "Palermo", "BYRADIUS", "200", "km");
+    }
+
+    @Test
     void keysAndExpire() {
         diff.same("SET", "a", "1");
         diff.same("SET", "b", "1");

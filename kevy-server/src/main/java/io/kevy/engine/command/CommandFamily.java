@@ -27,6 +27,7 @@ public interface CommandFamily {
                 BlockingListCommands::register,
                 SetCommands::register,
                 ZSetCommands::register,
+                GeoCommands::register,
                 BlockingZSetCommands::register,
                 SortCommands::register,
                 TransactionCommands::register);

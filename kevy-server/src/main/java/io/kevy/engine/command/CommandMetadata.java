@@ -126,9 +126,12 @@ final class CommandMetadata {
             writeKeySpec(r, s.sourceKeyFlags(), null, s.firstKey() + 1,
                     s.lastKey() >= 0 ? s.lastKey() - s.firstKey() - 1 : s.lastKey(), s.step());
         } else if (s.firstKey() > 0) {
-            r.array(1);
+            r.array(1 + s.keywordKeys().size());
             writeKeySpec(r, keyFlags(s), s.keyNotes(), s.firstKey(),
                     s.lastKey() >= 0 ? s.lastKey() - s.firstKey() : s.lastKey(), s.step());
+            for (String keyword : s.keywordKeys()) {
+                writeKeywordKeySpec(r, keyword, s.keywordKeysFrom());
+            }
         } else {
             r.array(0);
         }
@@ -136,6 +139,41 @@ final class CommandMetadata {
         for (CommandSpec sub : s.subcommands().values()) {
             writeInfo(r, sub);
         }
+    }
+
+    /** A keyword key spec: {@code OW update}, the key after {@code keyword} searched from {@code startFrom}. */
+    private static void writeKeywordKeySpec(ReplySink r, String keyword, int startFrom) {
+        r.array(6);
+        r.bulk("flags");
+        r.array(2);
+        r.simple("OW");
+        r.simple("update");
+        r.bulk("begin_search");
+        r.array(4);
+        r.bulk("type");
+        r.bulk("keyword");
+        r.bulk("spec");
+        r.array(4);
+        r.bulk("keyword");
+        r.bulk(keyword);
+        r.bulk("startfrom");
+        r.integer(startFrom);
+        writeRangeFindKeys(r, 0, 1);
+    }
+
+    private static void writeRangeFindKeys(ReplySink r, int lastKey, int step) {
+        r.bulk("find_keys");
+        r.array(4);
+        r.bulk("type");
+        r.bulk("range");
+        r.bulk("spec");
+        r.array(6);
+        r.bulk("lastkey");
+        r.integer(lastKey);
+        r.bulk("keystep");
+        r.integer(step);
+        r.bulk("limit");
+        r.integer(0);
     }
 
     /** One key spec: [notes], flags, an index begin_search at {@code index}, a range find_keys. */
@@ -156,18 +194,7 @@ final class CommandMetadata {
         r.array(2);
         r.bulk("index");
         r.integer(index);
-        r.bulk("find_keys");
-        r.array(4);
-        r.bulk("type");
-        r.bulk("range");
-        r.bulk("spec");
-        r.array(6);
-        r.bulk("lastkey");
-        r.integer(lastKey);
-        r.bulk("keystep");
-        r.integer(step);
-        r.bulk("limit");
-        r.integer(0);
+        writeRangeFindKeys(r, lastKey, step);
     }
 
     /** One COMMAND DOCS map: summary, since, group, complexity (when known), subcommands (when any). */

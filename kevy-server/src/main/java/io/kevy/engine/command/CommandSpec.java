@@ -52,6 +52,8 @@ public final class CommandSpec {
     private final String keyNotes;
     private final java.util.List<String> sourceKeyFlags;
     private final java.util.List<String> tips;
+    private final java.util.List<String> keywordKeys;
+    private final int keywordKeysFrom;
     private final String complexity;
     private final Map<String, CommandSpec> subcommands;
 
@@ -80,6 +82,8 @@ public final class CommandSpec {
         this.keyNotes = b.keyNotes;
         this.sourceKeyFlags = b.sourceKeyFlags;
         this.tips = b.tips;
+        this.keywordKeys = b.keywordKeys;
+        this.keywordKeysFrom = b.keywordKeysFrom;
         this.complexity = b.complexity;
         Map<String, CommandSpec> subs = new LinkedHashMap<>();
         for (Builder sb : b.subcommands) {
@@ -199,6 +203,19 @@ public final class CommandSpec {
         return tips;
     }
 
+    /**
+     * The keywords of the keyword key specs (GEORADIUS's {@code STORE}, {@code STOREDIST}: the key after the
+     * keyword, flags {@code OW update}), searched from {@link #keywordKeysFrom()}; empty when none.
+     */
+    public java.util.List<String> keywordKeys() {
+        return keywordKeys;
+    }
+
+    /** The argument the keyword key specs start their search from. */
+    public int keywordKeysFrom() {
+        return keywordKeysFrom;
+    }
+
     /** The time complexity COMMAND DOCS reports, or null. */
     public String complexity() {
         return complexity;
@@ -292,6 +309,8 @@ public final class CommandSpec {
         private String keyNotes;
         private java.util.List<String> sourceKeyFlags;
         private java.util.List<String> tips = java.util.List.of();
+        private java.util.List<String> keywordKeys = java.util.List.of();
+        private int keywordKeysFrom;
         private String complexity;
         private final java.util.List<Builder> subcommands = new java.util.ArrayList<>();
 
@@ -371,6 +390,17 @@ public final class CommandSpec {
         /** COMMAND's tips, as Redis's ({@code "nondeterministic_output"}, {@code "request_policy:all_shards"}). */
         public Builder tips(String... tips) {
             this.tips = java.util.List.of(tips);
+            return this;
+        }
+
+        /**
+         * Keyword key specs after the index one, as Redis's GEORADIUS: for each keyword, the key following it,
+         * searched from argument {@code startFrom}, flags {@code OW update} (COMMAND INFO only; the keys
+         * themselves are found by the {@link KeyFinder}).
+         */
+        public Builder keywordKeys(int startFrom, String... keywords) {
+            this.keywordKeysFrom = startFrom;
+            this.keywordKeys = java.util.List.of(keywords);
             return this;
         }
 

@@ -25,12 +25,13 @@ final class ZSetCommands {
     /** Redis's command group of the family. */
     static final String GROUP = "sorted-set";
 
-    private static final int NX = 1;
-    private static final int XX = 2;
-    private static final int GT = 4;
-    private static final int LT = 8;
-    private static final int CH = 16;
-    private static final int INCR = 32;
+    /** ZADD's option bits, also used by GEOADD ({@link #add}). */
+    static final int NX = 1;
+    static final int XX = 2;
+    static final int GT = 4;
+    static final int LT = 8;
+    static final int CH = 16;
+    static final int INCR = 32;
 
     private ZSetCommands() {
     }
@@ -96,9 +97,27 @@ final class ZSetCommands {
             throw Call.fail(ZSetArgs.INCR_PAIR);
         }
         double[] scores = new double[elements];
+        byte[][] members = new byte[elements][];
         for (int j = 0; j < elements; j++) {
             scores[j] = ZSetArgs.score(c.arg(scoreIdx + j * 2));
+            members[j] = c.arg(scoreIdx + j * 2 + 1);
         }
+        add(c, flags, scores, members);
+    }
+
+    /**
+     * The part of ZADD after parsing (Redis's {@code zaddGenericCommand} from the key lookup on): adds or updates
+     * {@code members[j]} with {@code scores[j]} in the sorted set at argument 1 under the checked option
+     * {@code flags}, emits {@code ZADD k <score> <m> ...} for what changed and replies as ZADD. GEOADD calls it
+     * with the geohash scores.
+     */
+    static void add(Call c, int flags, double[] scores, byte[][] members) {
+        int elements = scores.length;
+        boolean nx = (flags & NX) != 0;
+        boolean xx = (flags & XX) != 0;
+        boolean gt = (flags & GT) != 0;
+        boolean lt = (flags & LT) != 0;
+        boolean incr = (flags & INCR) != 0;
         byte[] key = c.arg(1);
         ZSetValue z = c.value(key, ZSetValue.class);
         if (z == null) {
@@ -116,7 +135,7 @@ final class ZSetCommands {
         List<byte[]> frame = new ArrayList<>();
         for (int j = 0; j < elements; j++) {
             double score = scores[j];
-            byte[] member = c.arg(scoreIdx + j * 2 + 1);
+            byte[] member = members[j];
             double cur = z.score(member);
             if (!Double.isNaN(cur)) {
                 if (nx) {

@@ -376,4 +376,53 @@ public final class RedisNumbers {
         }
         return sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
     }
+
+    /**
+     * {@code d} with exactly {@code digits} decimals as Redis's {@code fixedpoint_d2string} prints it (geo
+     * distances, 4 decimals): {@code d * 10^digits} rounded half-to-even to a long ({@code llrint}), then split;
+     * 0 prints {@code 0.0000}. For finite values whose scaled form fits a long.
+     */
+    public static String formatFixed(double d, int digits) {
+        if (d == 0) {
+            return "0." + "0".repeat(digits);
+        }
+        long v = (long) Math.rint(d * Math.pow(10, digits));
+        String abs = Long.toString(Math.abs(v));
+        if (abs.length() <= digits) {
+            abs = "0".repeat(digits - abs.length() + 1) + abs;
+        }
+        int dot = abs.length() - digits;
+        return (v < 0 ? "-" : "") + abs.substring(0, dot) + "." + abs.substring(dot);
+    }
+
+    /**
+     * C's {@code %.17Lf} of {@code d} with trailing zeros (and a bare dot) removed, {@code -0} printed as
+     * {@code 0} and {@code inf}/{@code -inf} for infinities: Redis's {@code addReplyHumanLongDouble} of a double
+     * (GEOPOS and WITHCOORD coordinates).
+     */
+    public static String formatHuman(double d) {
+        if (Double.isInfinite(d)) {
+            return d > 0 ? "inf" : "-inf";
+        }
+        String s = printfF(d, 17);
+        s = stripZeros(s);
+        return s.equals("-0") ? "0" : s;
+    }
+
+    /**
+     * C's {@code printf("%.<digits>f", d)} in the C locale: the exact binary value rounded half-to-even, a
+     * {@code -} for every negative value (also when it rounds to zero, and for {@code -0.0}), {@code inf},
+     * {@code -inf}, {@code nan}, {@code -nan}.
+     */
+    public static String printfF(double d, int digits) {
+        if (Double.isNaN(d)) {
+            return (Double.doubleToRawLongBits(d) < 0) ? "-nan" : "nan";
+        }
+        if (Double.isInfinite(d)) {
+            return d > 0 ? "inf" : "-inf";
+        }
+        String s = new BigDecimal(d).setScale(digits, RoundingMode.HALF_EVEN).toPlainString();
+        boolean negative = d < 0 || (d == 0 && 1 / d < 0);
+        return negative && !s.startsWith("-") ? "-" + s : s;
+    }
 }

@@ -16,6 +16,26 @@ class RedisNumbersTest {
         return s.getBytes(StandardCharsets.US_ASCII);
     }
 
+    /** The geo formats: fixedpoint_d2string (4 decimals, llrint), %.17Lf trimmed, %f of the error text. */
+    @Test
+    void geoFormatsArePrintfs() {
+        assertThat(RedisNumbers.formatFixed(0, 4)).isEqualTo("0.0000");
+        assertThat(RedisNumbers.formatFixed(0.00005, 4)).isEqualTo("0.0000"); // llrint: half to even
+        assertThat(RedisNumbers.formatFixed(0.00015, 4)).isEqualTo("0.0001"); // 0.00015 * 1e4 = 1.4999999999999998
+        assertThat(RedisNumbers.formatFixed(1.23456, 4)).isEqualTo("1.2346");
+        assertThat(RedisNumbers.formatFixed(166274.15156960033, 4)).isEqualTo("166274.1516");
+        assertThat(RedisNumbers.formatFixed(-1.5, 4)).isEqualTo("-1.5000");
+        assertThat(RedisNumbers.formatHuman(13.361389)).isEqualTo("13.36138900000000085");
+        assertThat(RedisNumbers.formatHuman(-0.0)).isEqualTo("0");
+        assertThat(RedisNumbers.formatHuman(-1e-30)).isEqualTo("0");
+        assertThat(RedisNumbers.formatHuman(180)).isEqualTo("180");
+        assertThat(RedisNumbers.formatHuman(Double.NEGATIVE_INFINITY)).isEqualTo("-inf");
+        assertThat(RedisNumbers.printfF(-1e-9, 6)).isEqualTo("-0.000000");
+        assertThat(RedisNumbers.printfF(-0.0, 6)).isEqualTo("-0.000000");
+        assertThat(RedisNumbers.printfF(1e22, 6)).isEqualTo("10000000000000000000000.000000");
+        assertThat(RedisNumbers.printfF(Double.POSITIVE_INFINITY, 6)).isEqualTo("inf");
+    }
+
     @Test
     void digitsCountsDecimalDigitsOfEveryMagnitude() {
         long p = 1;
