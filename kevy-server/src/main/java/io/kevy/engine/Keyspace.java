@@ -363,6 +363,17 @@ public final class Keyspace {
         return secs * 1000;
     }
 
+    /**
+     * Sets the access clock of {@code n} to {@code idleSeconds} before {@code now} (RESTORE ... IDLETIME, as
+     * Redis's {@code objectSetLRUOrLFU}: clamped to the clock's range).
+     */
+    public static void idleFor(Dict.Node<Object> n, long now, long idleSeconds) {
+        long clock = lruClock(now);
+        long idle = Math.min(idleSeconds, LRU_CLOCK_MAX);
+        long lru = clock >= idle ? clock - idle : LRU_CLOCK_MAX - (idle - clock);
+        n.meta(((int) lru << 8) | (n.meta() & HINT_MASK));
+    }
+
     /** Copies the access clock and the encoding hint of {@code from} to {@code to} (RENAME moves the object). */
     public static void copyMeta(Dict.Node<Object> from, Dict.Node<Object> to) {
         to.meta(from.meta());
