@@ -157,6 +157,30 @@ class DumpRestoreIT {
         both("DUMP");
     }
 
+    /** The settings DUMP's output depends on: list node sizes, inner-node compression, rdbcompression. */
+    @Test
+    void dumpFollowsTheListAndCompressionSettings() {
+        String[][] settings = {{"list-max-listpack-size", "5"}, {"list-max-listpack-size", "-1"},
+                {"list-max-listpack-size", "-5"}, {"list-max-listpack-size", "1000"},
+                {"list-compress-depth", "1"}, {"list-compress-depth", "2"}, {"rdbcompression", "no"}};
+        try {
+            int round = 0;
+            for (String[] s : settings) {
+                both("CONFIG", "SET", s[0], s[1]);
+                String key = "cfg" + round++;
+                rpush(key, 3000, i -> "item:" + (i % 97) + ":" + "q".repeat(i % 40));
+                both("SET", key + ":s", "abc".repeat(30));
+                for (String k : List.of(key, key + ":s")) {
+                    assertThat(dump(kevy(), k)).as("DUMP %s with %s %s", k, s[0], s[1]).isEqualTo(dump(redis(), k));
+                }
+            }
+        } finally {
+            both("CONFIG", "SET", "list-max-listpack-size", "-2");
+            both("CONFIG", "SET", "list-compress-depth", "0");
+            both("CONFIG", "SET", "rdbcompression", "yes");
+        }
+    }
+
     @Test
     void payloadsCopyBetweenRedisAndKevyForEveryType() {
         setUpEveryEncoding();
