@@ -21,8 +21,8 @@ import io.kevy.resp.Verbs;
  * {@code ERR Invalid FREQ value, must be >= 0 and <= 255}), the key ({@code BUSYKEY Target key name already
  * exists.} without REPLACE), the TTL ({@code ERR Invalid TTL value, must be >= 0}), the footer ({@code ERR DUMP
  * payload version or checksum are wrong}), the object ({@code ERR Bad data format}). A TTL of 0 means none; a TTL
- * already in the past stores nothing (only REPLACE's delete happens). FREQ is accepted and not kept (kevy keeps no
- * LFU counter, see {@link ObjectCommand}).
+ * already in the past stores nothing (only REPLACE's delete happens). As in Redis, FREQ sets the key's LFU counter
+ * under an LFU {@code maxmemory-policy} and IDLETIME its idle time otherwise; the other one is ignored.
  *
  * <p>Frames (feed contract §7): {@code DEL key} when REPLACE removed a key, then the value rebuilt as the other
  * rebuilding commands emit it ({@link ValueFrames}: {@code SET}, {@code RPUSH}, {@code SADD}, {@code ZADD},
@@ -129,7 +129,11 @@ final class DumpCommands {
         if (expireAt != Keyspace.NO_EXPIRY) {
             db.setExpiry(n, expireAt);
         }
-        if (idle >= 0) {
+        if (c.engine().accessPolicy().lfu()) {
+            if (freq >= 0) {
+                Keyspace.lfuCounter(n, now, (int) freq);
+            }
+        } else if (idle >= 0) {
             Keyspace.idleFor(n, now, idle);
         }
         ValueFrames.rebuild(c, key, value, expireAt);

@@ -314,6 +314,34 @@ class DumpRestoreIT {
         both("COMMAND", "INFO", "restore");
     }
 
+    /** Under an LFU policy: a new key's counter, the first access, RESTORE ... FREQ, IDLETIME ignored. */
+    @Test
+    void freqUnderAnLfuPolicyIsRedis() {
+        both("SET", "src", "v");
+        byte[] p = dump(redis(), "src");
+        try {
+            both("CONFIG", "SET", "maxmemory-policy", "allkeys-lfu");
+            both("SET", "lfu", "v");
+            both("OBJECT", "FREQ", "lfu");
+            both("GET", "lfu");
+            both("OBJECT", "FREQ", "lfu");
+            both("OBJECT", "IDLETIME", "lfu");
+            assertThat(restore(kevy(), "f", "0", p, "FREQ", "100")).isEqualTo(restore(redis(), "f", "0", p, "FREQ",
+                    "100"));
+            both("OBJECT", "FREQ", "f");
+            assertThat(restore(kevy(), "i", "0", p, "IDLETIME", "100")).isEqualTo(restore(redis(), "i", "0", p,
+                    "IDLETIME", "100"));
+            both("OBJECT", "FREQ", "i");
+            both("CONFIG", "GET", "maxmemory-policy");
+            both("CONFIG", "SET", "lfu-log-factor", "20");
+            both("CONFIG", "GET", "lfu-*");
+        } finally {
+            both("CONFIG", "SET", "maxmemory-policy", "noeviction");
+            both("CONFIG", "SET", "lfu-log-factor", "10");
+        }
+        both("OBJECT", "FREQ", "f");
+    }
+
     @Test
     void framesRebuildTheRestoredValue() {
         both("RPUSH", "src", "a", "b", "c");
