@@ -29,7 +29,7 @@ final class EventNames {
             Map.entry("zinterstore", KeyspaceEvents.ZSET), Map.entry("zdiffstore", KeyspaceEvents.ZSET),
             Map.entry("zrangestore", KeyspaceEvents.ZSET), Map.entry("sort", KeyspaceEvents.LIST),
             Map.entry("copy", KeyspaceEvents.GENERIC), Map.entry("rename", KeyspaceEvents.GENERIC),
-            Map.entry("renamenx", KeyspaceEvents.GENERIC));
+            Map.entry("renamenx", KeyspaceEvents.GENERIC), Map.entry("restore", KeyspaceEvents.GENERIC));
 
     /**
      * The last (arguments, key) a once-per-command event was fired for, per thread: one command's frames are

@@ -27,6 +27,8 @@ import io.kevy.resp.Verbs;
  * <p>Frames (feed contract §7): {@code DEL key} when REPLACE removed a key, then the value rebuilt as the other
  * rebuilding commands emit it ({@link ValueFrames}: {@code SET}, {@code RPUSH}, {@code SADD}, {@code ZADD},
  * {@code HSET}), then {@code PEXPIREAT key <abs-ms>} when it has a TTL. A refused RESTORE emits nothing.
+ * Keyspace notifications (derived from the frames): {@code restore} once, or {@code del} when a past TTL left
+ * only REPLACE's delete, as Redis fires them.
  */
 final class DumpCommands {
     static final ErrorReply BUSYKEY = ErrorReply.of("BUSYKEY Target key name already exists.");
@@ -117,11 +119,13 @@ final class DumpCommands {
         Keyspace db = c.db(key);
         if (exists) {
             db.remove(key);
-            c.emit(Verbs.DEL, key);
         }
         long now = c.now();
         long expireAt = ttl == 0 ? Keyspace.NO_EXPIRY : absTtl ? ttl : saturatedAdd(ttl, now);
         if (expireAt != Keyspace.NO_EXPIRY && expireAt <= now) {
+            if (exists) {
+                c.emit(Verbs.DEL, key); // the key is gone: keyspace notifications name it del, as Redis
+            }
             c.reply().ok();
             return;
         }
@@ -135,6 +139,9 @@ final class DumpCommands {
             }
         } else if (idle >= 0) {
             Keyspace.idleFor(n, now, idle);
+        }
+        if (exists) {
+            c.emit(Verbs.DEL, key); // emitted once the new value is stored: one restore event, no del (Redis)
         }
         ValueFrames.rebuild(c, key, value, expireAt);
         c.reply().ok();
