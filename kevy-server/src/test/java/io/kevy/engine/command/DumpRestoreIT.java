@@ -202,6 +202,26 @@ class DumpRestoreIT {
         }
     }
 
+    /** Quicklist 2 plain nodes (Redis stores elements above its packed threshold alone, container 1). */
+    @Test
+    void plainQuicklistNodesAreRead() {
+        assertThat(redis().call("DEBUG", "QUICKLIST-PACKED-THRESHOLD", "100")).isEqualTo("+OK\r\n");
+        try {
+            redis().call("RPUSH", "plain", "a", "x".repeat(300), "b", "y".repeat(5000));
+            byte[] p = dump(redis(), "plain");
+            assertThat(p[1]).as("4 nodes: a, the long x's alone, b, the long y's alone").isEqualTo((byte) 4);
+            assertThat(p[14]).as("the second node's container, after the first's 10-byte listpack: plain")
+                    .isEqualTo((byte) 1);
+            assertThat(restore(kevy(), "plain", "0", p)).isEqualTo("+OK\r\n");
+            assertThat(kevy().call("DEBUG", "DIGEST-VALUE", "plain")).isEqualTo(redis().call("DEBUG",
+                    "DIGEST-VALUE", "plain"));
+            assertThat(kevy().call("LRANGE", "plain", "0", "-1")).isEqualTo(redis().call("LRANGE", "plain", "0",
+                    "-1"));
+        } finally {
+            redis().call("DEBUG", "QUICKLIST-PACKED-THRESHOLD", "1073741824");
+        }
+    }
+
     @Test
     void ziplistEraPayloadsAreRead() {
         // A Redis 6 style list ziplist: "a", 5 (immediate), 300 (int16), "hello".
