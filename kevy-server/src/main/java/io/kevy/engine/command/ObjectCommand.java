@@ -16,7 +16,8 @@ import java.util.List;
  * {@code raw} by how they were written ({@link StringValues}), collections {@link RedisValue#encoding()}.
  * IDLETIME is the time since the key was last stored or looked up, at one-second resolution. FREQ answers, as
  * Redis does under the default {@code maxmemory-policy}, that no LFU policy is selected; under an LFU policy it
- * reports the key's LFU counter, kept as Redis keeps it ({@link io.kevy.engine.config.AccessPolicy}). REFCOUNT reports Redis's shared-integer refcount for small integers, 1 otherwise.
+ * reports the key's LFU counter, kept as Redis keeps it ({@link io.kevy.engine.config.AccessPolicy}). REFCOUNT
+ * reports Redis's shared-integer refcount for small integers, 1 otherwise.
  */
 final class ObjectCommand {
     static final ErrorReply LFU_NOT_SELECTED = ErrorReply.err("An LFU maxmemory policy is not selected, access "

@@ -209,7 +209,8 @@ public final class Listpack {
                 throw new DumpFormatException("listpack entry with invalid encoding 0x" + Integer.toHexString(b));
             }
             long encLen = p - start;
-            int backlenBytes = encLen <= 127 ? 1 : encLen < 16383 ? 2 : encLen < 2097151 ? 3 : encLen < 268435455 ? 4 : 5;
+            int backlenBytes = encLen <= 127 ? 1 : encLen < 16383 ? 2 : encLen < 2097151 ? 3
+                    : encLen < 268435455 ? 4 : 5;
             if (p + backlenBytes > size - 1) {
                 throw new DumpFormatException("listpack entry's backlen outside the listpack");
             }
