@@ -293,11 +293,20 @@ public final class DumpDecoder {
         if (n == 0) {
             throw new DumpFormatException("empty sorted set");
         }
-        ZSetValue z = new ZSetValue();
+        // Read all first: like Redis, choose the encoding from the whole set (a skiplist keeps -0 scores).
+        // (Grown as read, not sized from the declared count.)
+        List<byte[]> members = new java.util.ArrayList<>();
+        List<Double> scores = new java.util.ArrayList<>();
+        int longest = 0;
         for (int i = 0; i < n; i++) {
-            byte[] member = string();
-            double score = binary ? Double.longBitsToDouble(leLong()) : textDouble();
-            add(z, member, score);
+            byte[] m = string();
+            members.add(m);
+            scores.add(binary ? Double.longBitsToDouble(leLong()) : textDouble());
+            longest = Math.max(longest, m.length);
+        }
+        ZSetValue z = new ZSetValue(n > ZSetValue.LISTPACK_MAX_ENTRIES || longest > ZSetValue.LISTPACK_MAX_VALUE);
+        for (int i = 0; i < n; i++) {
+            add(z, members.get(i), scores.get(i));
         }
         return z;
     }

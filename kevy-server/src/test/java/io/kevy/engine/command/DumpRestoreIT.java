@@ -127,7 +127,7 @@ class DumpRestoreIT {
             zbig.add("member" + i);
         }
         both(zbig.toArray(new String[0]));
-        both("ZADD", "zset:longmember", "1", "m".repeat(100), "2", "short");
+        both("ZADD", "zset:longmember", "1", "m".repeat(100), "2", "short", "-0", "negzero");
         DETERMINISTIC.addAll(List.of("zset:skiplist", "zset:longmember"));
         both("HSET", "hash:small", "f1", "v1", "f2", "12", "n", "-70000", "f3", "");
         both("HSET", "hash:small", "f1", "changed");
@@ -198,6 +198,9 @@ class DumpRestoreIT {
             assertThat(redis().call("DEBUG", "DIGEST-VALUE", copy + "2")).isEqualTo(digest);
             assertThat(kevy().call("DEBUG", "DIGEST-VALUE", copy + "2")).isEqualTo(digest);
             both("TYPE", copy + "2");
+            if (key.startsWith("zset")) {
+                both("ZRANGE", copy + "2", "0", "-1", "WITHSCORES");
+            }
             both("OBJECT", "ENCODING", copy + "2");
         }
     }
