@@ -1,6 +1,7 @@
 package io.kevy.engine;
 
 import io.kevy.common.Slots;
+import io.kevy.engine.config.AccessPolicy;
 import io.kevy.engine.config.EncodingLimits;
 import io.kevy.engine.config.RedisConfigCatalog;
 import io.kevy.engine.config.RuntimeConfig;
@@ -48,6 +49,7 @@ public final class Engine implements AutoCloseable {
     private final LongAdder keyspaceMisses = new LongAdder();
     private final Map<String, Consumer<StringBuilder>> infoSections = new LinkedHashMap<>();
     private final EncodingLimits encodings = new EncodingLimits();
+    private final AccessPolicy accessPolicy = new AccessPolicy();
     private final ConcurrentHashMap<String, LongAdder> errorCounts = new ConcurrentHashMap<>();
     private final LongAdder errorReplies = new LongAdder();
     private final AtomicLong readySequence = new AtomicLong();
@@ -80,6 +82,7 @@ public final class Engine implements AutoCloseable {
         // Redis clamps hz into [1, 500] instead of refusing.
         runtimeConfig.integer("hz", 0, Integer.MAX_VALUE, () -> hz, v -> hz((int) Math.max(1, Math.min(500, v))));
         encodings.register(runtimeConfig);
+        accessPolicy.register(runtimeConfig);
     }
 
     public EngineConfig config() {
@@ -159,6 +162,11 @@ public final class Engine implements AutoCloseable {
     }
 
     /** The live encoding thresholds ({@code hash-max-listpack-entries}, ...), changed by CONFIG SET. */
+    /** What keys' access clocks hold (LRU or LFU, from {@code maxmemory-policy}). */
+    public AccessPolicy accessPolicy() {
+        return accessPolicy;
+    }
+
     public EncodingLimits encodings() {
         return encodings;
     }

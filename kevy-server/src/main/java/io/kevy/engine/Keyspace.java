@@ -1,5 +1,6 @@
 package io.kevy.engine;
 
+import io.kevy.engine.config.AccessPolicy;
 import io.kevy.engine.error.CommandException;
 import io.kevy.engine.error.Errors;
 import io.kevy.engine.struct.Dict;
@@ -32,6 +33,7 @@ public final class Keyspace {
     public static final long NO_EXPIRY = 0;
 
     private final Shard shard;
+    private final AccessPolicy access;
     private final Dict<Object> dict = new Dict<>(InlineStringNode::new);
     private final Dict<Dict.Node<Object>> expires = new Dict<>();
     private final SplittableRandom random = new SplittableRandom();
@@ -40,6 +42,7 @@ public final class Keyspace {
 
     Keyspace(Shard shard) {
         this.shard = shard;
+        this.access = shard.engine().accessPolicy();
     }
 
     /** Number of keys, including expired keys not yet reaped. */
@@ -59,7 +62,9 @@ public final class Keyspace {
     public Dict.Node<Object> node(byte[] key, long now) {
         Dict.Node<Object> n = peek(key, now);
         if (n != null) {
-            n.meta(lruMeta(now) | (n.meta() & HINT_MASK));
+            int meta = n.meta();
+            int clock = access.lfu() ? access.touch(meta >>> 8, now) << 8 : lruMeta(now);
+            n.meta(clock | (meta & HINT_MASK));
         }
         return n;
     }
@@ -193,8 +198,10 @@ public final class Keyspace {
 
     private Dict.Node<Object> put(Dict.Node<Object> n, Object value, boolean keepTtl) {
         byte[] key = n.key();
+        boolean overwrite = n.value() != null;
         n.value(value);
-        n.meta(lruMeta(clockMillis()));
+        // Under LFU an overwrite keeps the key's counter (Redis's dbOverwrite); the hint is reset either way.
+        n.meta(overwrite && access.lfu() ? n.meta() & ~HINT_MASK : newMeta(clockMillis()));
         if (!keepTtl && n.aux() != NO_EXPIRY) {
             n.aux(NO_EXPIRY);
             expires.remove(key);
@@ -206,7 +213,7 @@ public final class Keyspace {
     public Dict.Node<Object> add(byte[] key, Object value) {
         Dict.Node<Object> n = dict.findOrAdd(key);
         n.value(value);
-        n.meta(lruMeta(clockMillis()));
+        n.meta(newMeta(clockMillis()));
         if (n.aux() != NO_EXPIRY) {
             n.aux(NO_EXPIRY);
             expires.remove(key);
@@ -363,6 +370,17 @@ public final class Keyspace {
         return secs * 1000;
     }
 
+    /**
+     * Sets the access clock of {@code n} to {@code idleSeconds} before {@code now} (RESTORE ... IDLETIME, as
+     * Redis's {@code objectSetLRUOrLFU}: clamped to the clock's range).
+     */
+    public static void idleFor(Dict.Node<Object> n, long now, long idleSeconds) {
+        long clock = lruClock(now);
+        long idle = Math.min(idleSeconds, LRU_CLOCK_MAX);
+        long lru = clock >= idle ? clock - idle : LRU_CLOCK_MAX - (idle - clock);
+        n.meta(((int) lru << 8) | (n.meta() & HINT_MASK));
+    }
+
     /** Copies the access clock and the encoding hint of {@code from} to {@code to} (RENAME moves the object). */
     public static void copyMeta(Dict.Node<Object> from, Dict.Node<Object> to) {
         to.meta(from.meta());
@@ -370,6 +388,21 @@ public final class Keyspace {
 
     private static int lruClock(long nowMillis) {
         return (int) ((nowMillis / 1000) & LRU_CLOCK_MAX);
+    }
+
+    /** The access word of a key stored now: the LRU clock, or under LFU a fresh counter. */
+    private int newMeta(long nowMillis) {
+        return access.lfu() ? AccessPolicy.lfuInit(nowMillis) << 8 : lruMeta(nowMillis);
+    }
+
+    /** The LFU counter of {@code n} decayed to {@code now} (OBJECT FREQ under an LFU policy). */
+    public int lfuCounter(Dict.Node<Object> n, long now) {
+        return access.counter(n.meta() >>> 8, now);
+    }
+
+    /** Sets the LFU counter of {@code n} (RESTORE ... FREQ under an LFU policy). */
+    public static void lfuCounter(Dict.Node<Object> n, long now, int counter) {
+        n.meta(AccessPolicy.lfuWord(now, counter) << 8 | (n.meta() & HINT_MASK));
     }
 
     private static int lruMeta(long nowMillis) {

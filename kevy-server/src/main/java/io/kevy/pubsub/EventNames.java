@@ -31,7 +31,7 @@ final class EventNames {
             Map.entry("georadius", KeyspaceEvents.ZSET), Map.entry("georadiusbymember", KeyspaceEvents.ZSET),
             Map.entry("sort", KeyspaceEvents.LIST),
             Map.entry("copy", KeyspaceEvents.GENERIC), Map.entry("rename", KeyspaceEvents.GENERIC),
-            Map.entry("renamenx", KeyspaceEvents.GENERIC));
+            Map.entry("renamenx", KeyspaceEvents.GENERIC), Map.entry("restore", KeyspaceEvents.GENERIC));
 
     /**
      * The last (arguments, key) a once-per-command event was fired for, per thread: one command's frames are

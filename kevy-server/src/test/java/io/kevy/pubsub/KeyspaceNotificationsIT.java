@@ -7,6 +7,7 @@ import io.kevy.testing.RawClient;
 import io.kevy.testing.RedisOracle;
 import io.kevy.testing.ReplyDiff;
 import io.kevy.testing.TestServer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -180,6 +181,26 @@ class KeyspaceNotificationsIT {
         sameUnordered("RENAMENX", "{r2}x", "r3");
         same("COPY", "r3", "r4");
         sameUnordered("COPY", "r3", "r4", "REPLACE");
+    }
+
+    /** RESTORE: {@code restore} once (also with REPLACE and a TTL), {@code del} when a past TTL only deleted. */
+    @Test
+    void restore() {
+        diff.same("RPUSH", "src", "a", "b");
+        collect(diff.kevy(), kevySub);
+        collect(diff.redis(), redisSub);
+        byte[] reply = diff.redis().send(RawClient.encode("DUMP".getBytes(StandardCharsets.US_ASCII),
+                "src".getBytes(StandardCharsets.US_ASCII))).readReplyBytes();
+        String r = new String(reply, StandardCharsets.ISO_8859_1);
+        String payload = r.substring(r.indexOf("\r\n") + 2, r.length() - 2);
+        for (String[] cmd : new String[][] {{"RESTORE", "dst", "0", payload}, {"RESTORE", "dst", "0", payload},
+                {"RESTORE", "dst", "100000", payload, "REPLACE"}, {"RESTORE", "dst", "1", payload, "REPLACE",
+                        "ABSTTL"}, {"RESTORE", "gone", "1", payload, "ABSTTL"}}) {
+            diff.sameBytes(cmd);
+            List<String> k = collect(diff.kevy(), kevySub);
+            assertThat(k).as("notifications of %s", String.join(" ", cmd[0], cmd[1], cmd[2]))
+                    .isEqualTo(collect(diff.redis(), redisSub));
+        }
     }
 
     @Test

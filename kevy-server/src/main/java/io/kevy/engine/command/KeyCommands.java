@@ -68,6 +68,7 @@ final class KeyCommands {
         ExpireCommands.register(t);
         ScanCommands.register(t);
         ObjectCommand.register(t);
+        DumpCommands.register(t);
     }
 
     /** DEL/UNLINK: deletes the live keys among the arguments; one {@code DEL} frame per shard (contract §7). */

@@ -9,16 +9,15 @@ import io.kevy.engine.error.ErrorReply;
 import io.kevy.engine.struct.Dict;
 import io.kevy.engine.type.RedisValue;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * OBJECT ENCODING | FREQ | IDLETIME | REFCOUNT | HELP, as Redis 7.0 answers them. Lookups do not update the
  * key's access time. ENCODING follows Redis's rules: strings {@code int}, {@code embstr} (up to 44 bytes) or
  * {@code raw} by how they were written ({@link StringValues}), collections {@link RedisValue#encoding()}.
  * IDLETIME is the time since the key was last stored or looked up, at one-second resolution. FREQ answers, as
- * Redis does under the default {@code maxmemory-policy}, that no LFU policy is selected; with an LFU policy
- * configured it reports Redis's initial counter (5) decayed by one per idle minute, since kevy keeps no
- * access counter. REFCOUNT reports Redis's shared-integer refcount for small integers, 1 otherwise.
+ * Redis does under the default {@code maxmemory-policy}, that no LFU policy is selected; under an LFU policy it
+ * reports the key's LFU counter, kept as Redis keeps it ({@link io.kevy.engine.config.AccessPolicy}). REFCOUNT
+ * reports Redis's shared-integer refcount for small integers, 1 otherwise.
  */
 final class ObjectCommand {
     static final ErrorReply LFU_NOT_SELECTED = ErrorReply.err("An LFU maxmemory policy is not selected, access "
@@ -27,8 +26,6 @@ final class ObjectCommand {
     static final ErrorReply LFU_SELECTED = ErrorReply.err("An LFU maxmemory policy is selected, idle time not "
             + "tracked. Please note that when switching between policies at runtime LRU and LFU data will take some "
             + "time to adjust.");
-    /** Redis's LFU_INIT_VAL. */
-    private static final int LFU_INIT_VAL = 5;
 
     private static final List<String> HELP = List.of(
             "OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
@@ -112,14 +109,12 @@ final class ObjectCommand {
         } else if (!lfu(c)) {
             throw Call.fail(LFU_NOT_SELECTED);
         } else {
-            long idleMinutes = Keyspace.idleMillis(n, c.now()) / 60_000;
-            c.reply().integer(Math.max(0, LFU_INIT_VAL - idleMinutes));
+            c.reply().integer(c.db(c.arg(2)).lfuCounter(n, c.now()));
         }
     }
 
     /** True when CONFIG has an LFU {@code maxmemory-policy} (allkeys-lfu, volatile-lfu). */
     private static boolean lfu(Call c) {
-        String policy = c.engine().runtimeConfig().get("maxmemory-policy");
-        return policy != null && policy.toLowerCase(Locale.ROOT).endsWith("-lfu");
+        return c.engine().accessPolicy().lfu();
     }
 }

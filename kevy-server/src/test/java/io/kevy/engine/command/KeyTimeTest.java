@@ -117,9 +117,34 @@ class KeyTimeTest {
     void freqIsAnsweredUnderAnLfuPolicyOnly() {
         h.run("SET", "k", "v");
         assertThat(h.run("OBJECT", "FREQ", "k")).startsWith("-ERR An LFU maxmemory policy is not selected");
-        h.engine().runtimeConfig().remember("maxmemory-policy", "allkeys-lfu");
-        assertThat(h.run("OBJECT", "FREQ", "k")).isEqualTo(":5\r\n");
-        assertThat(h.run("OBJECT", "IDLETIME", "k")).startsWith("-ERR An LFU maxmemory policy is selected");
+        assertThat(h.run("CONFIG", "SET", "maxmemory-policy", "allkeys-lfu")).isEqualTo("+OK\r\n");
+        h.run("SET", "k2", "v");
+        assertThat(h.run("OBJECT", "FREQ", "k2")).as("LFU_INIT_VAL").isEqualTo(":5\r\n");
+        assertThat(h.run("OBJECT", "IDLETIME", "k2")).startsWith("-ERR An LFU maxmemory policy is selected");
+    }
+
+    /** Redis's LFU counter: +1 for sure at the initial value, then logarithmic; -1 per lfu-decay-time minutes. */
+    @Test
+    void lfuCounterCountsAccessesAndDecays() {
+        h.run("CONFIG", "SET", "maxmemory-policy", "volatile-lfu");
+        h.run("SET", "k", "v");
+        h.run("GET", "k");
+        assertThat(h.run("OBJECT", "FREQ", "k")).as("the first access always counts").isEqualTo(":6\r\n");
+        for (int i = 0; i < 2000; i++) {
+            h.run("GET", "k");
+        }
+        long hot = Long.parseLong(h.run("OBJECT", "FREQ", "k").trim().substring(1));
+        assertThat(hot).as("2000 accesses at lfu-log-factor 10").isBetween(12L, 30L);
+        h.advance(3 * 60_000);
+        assertThat(h.run("OBJECT", "FREQ", "k")).isEqualTo(":" + (hot - 3) + "\r\n");
+        h.run("CONFIG", "SET", "lfu-decay-time", "0");
+        h.advance(60 * 60_000);
+        assertThat(h.run("OBJECT", "FREQ", "k")).as("no decay (OBJECT FREQ does not store the decay)")
+                .isEqualTo(":" + hot + "\r\n");
+        h.run("CONFIG", "SET", "lfu-decay-time", "1");
+        assertThat(h.run("OBJECT", "FREQ", "k")).isEqualTo(":0\r\n");
+        h.run("SET", "k", "w");
+        assertThat(h.run("OBJECT", "FREQ", "k")).as("an overwrite keeps the counter, touched").isEqualTo(":1\r\n");
     }
 
     @Test

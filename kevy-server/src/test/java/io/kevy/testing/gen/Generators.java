@@ -23,7 +23,8 @@ public final class Generators {
                 new ZSetGenerator(),
                 new BitmapSortGenerator(),
                 new HyperLogLogGenerator(),
-                new GeoGenerator());
+                new GeoGenerator(),
+                new DumpGenerator());
         List<CommandGenerator> all = new ArrayList<>(data);
         all.add(new TransactionGenerator(data));
         ALL = List.copyOf(all);
