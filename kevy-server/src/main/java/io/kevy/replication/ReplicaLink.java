@@ -101,16 +101,15 @@ final class ReplicaLink {
         supervisor.start();
     }
 
-    /** Stops every thread of the link and closes its connections; returns once they ended. */
+    /**
+     * Stops the link: no frame is applied after this returns (each apply checks under the shard lock), its
+     * connections close and its threads end on their own. Does not wait for them, so it may be called with shard
+     * locks held (REPLICAOF inside EXEC, as Sentinel sends it).
+     */
     void stop() {
         stopped = true;
         closeAll();
         supervisor.interrupt();
-        try {
-            supervisor.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     State state() {
@@ -168,7 +167,7 @@ final class ReplicaLink {
                     for (int i = 0; i < engine.shardCount(); i++) {
                         engine.shard(i).mirror(mirror);
                     }
-                    if (needFull || !haveCursors(shards)) {
+                    if (needFull || !haveCursors(shards) || !servable(c, shards)) {
                         state = State.SYNC;
                         fullSync(c, shards);
                         replication.countFullSync();
@@ -209,9 +208,28 @@ final class ReplicaLink {
         }
     }
 
+    /**
+     * Whether the primary can serve every cursor this replica holds (the PSYNC question): a {@code FEED.READ ...
+     * COUNT 1} per shard answers frames or caught-up, not {@code -FEEDRESYNC}. In mirrored mode the local shards'
+     * positions are the cursors: a generation is a random identity, so an unrelated one always gets a resync.
+     */
+    private boolean servable(RespClient c, int shards) throws IOException {
+        for (int p = 0; p < shards; p++) {
+            long[] cur = cursor(p);
+            Object r = c.call("FEED.READ", p, cur[0], cur[1], "COUNT", 1);
+            if (r instanceof RespClient.Error e) {
+                if (e.message().startsWith("FEEDRESYNC") || e.message().startsWith("ERR feed cursor ahead")) {
+                    return false;
+                }
+                throw new IOException("FEED.READ " + p + " refused: " + e.message());
+            }
+        }
+        return true;
+    }
+
     private boolean haveCursors(int shards) {
         if (mirror) {
-            return replication.synced();
+            return true;
         }
         long[] g = gens;
         return g != null && g.length == shards;
@@ -303,6 +321,9 @@ final class ReplicaLink {
         long now = engine.clock().millis();
         engine.lockAll();
         try {
+            if (stopped) {
+                throw new IOException("link stopped");
+            }
             for (int i = 0; i < engine.shardCount(); i++) {
                 Shard s = engine.shard(i);
                 s.keyspace().clear();
@@ -357,7 +378,6 @@ final class ReplicaLink {
             }
             gens = g;
             offsets = o;
-            replication.synced(true);
         } finally {
             for (int i = 0; i < engine.shardCount(); i++) {
                 engine.shard(i).loading(false);
@@ -480,6 +500,9 @@ final class ReplicaLink {
             Shard s = engine.shard(p);
             s.lock().lock();
             try {
+                if (stopped) {
+                    throw new IOException("link stopped");
+                }
                 if (s.generation() != gen) {
                     s.continueStream(gen); // the primary went on under a new generation (a promotion)
                 }
@@ -509,6 +532,9 @@ final class ReplicaLink {
         Shard s = engine.shard(p);
         s.lock().lock();
         try {
+            if (stopped) {
+                throw new IOException("link stopped"); // promoted or re-pointed meanwhile: not ours to apply
+            }
             if (s.generation() != gen) {
                 s.continueStream(gen);
             }

@@ -36,7 +36,6 @@ public final class Replication {
     private final AtomicLong partialSyncs = new AtomicLong();
     private volatile IntSupplier listeningPort = () -> 0;
     private volatile ReplicaLink link;
-    private volatile boolean synced;
     private volatile boolean readOnly = true;
     private volatile String masterAuth = "";
     private volatile String announceIp = "";
@@ -119,7 +118,6 @@ public final class Replication {
         if (old != null) {
             old.stop();
         }
-        synced = false;
         ReplicaLink l = new ReplicaLink(this, host, port);
         link = l;
         applyReadOnly();
@@ -152,10 +150,22 @@ public final class Replication {
                 s.lock().unlock();
             }
         }
-        String err = engine.durability().save(); // the AOF restarts under the new generations
-        if (err != null && !err.startsWith("ERR no data directory")) {
-            org.slf4j.LoggerFactory.getLogger(Replication.class).warn("SAVE after promotion failed: {}", err);
-        }
+        saveInBackground("promotion"); // the AOF restarts under the new generations: a snapshot must back it
+    }
+
+    /**
+     * Saves a snapshot on a thread of its own (the caller may hold shard locks: REPLICAOF inside EXEC); without
+     * a data directory there is nothing to do.
+     */
+    void saveInBackground(String why) {
+        Thread t = new Thread(() -> {
+            String err = engine.durability().save();
+            if (err != null && !err.startsWith("ERR no data directory")) {
+                org.slf4j.LoggerFactory.getLogger(Replication.class).warn("SAVE after {} failed: {}", why, err);
+            }
+        }, "kevy-replication-save");
+        t.setDaemon(true);
+        t.start();
     }
 
     /** Stops the link (server shutdown). */
@@ -191,14 +201,6 @@ public final class Replication {
 
     int announcePort() {
         return announcePort != 0 ? announcePort : listeningPort.getAsInt();
-    }
-
-    boolean synced() {
-        return synced;
-    }
-
-    void synced(boolean s) {
-        synced = s;
     }
 
     void countFullSync() {
