@@ -222,4 +222,91 @@ class ReplicationIT {
                     .startsWith("-FEEDRESYNC " + now[0] + " ");
         }
     }
+
+    @Test
+    void aPrimaryThatDiesMidFullSyncLeavesTheReplicasOldData() throws Exception {
+        try (TestServer replica = server(2); java.net.ServerSocket fake = new java.net.ServerSocket(0, 50,
+                java.net.InetAddress.getLoopbackAddress())) {
+            RawClient raw = replica.raw();
+            for (int i = 0; i < 50; i++) {
+                raw.call("SET", "old" + i, "v" + i);
+            }
+            Map<String, String> before = StateDump.of(replica.server().engine());
+            java.util.concurrent.atomic.AtomicInteger cut = new java.util.concurrent.atomic.AtomicInteger();
+            Thread primary = new Thread(() -> servePrimaryThatDiesInSnapshot(fake, cut));
+            primary.setDaemon(true);
+            primary.start();
+            assertThat(raw.call("REPLICAOF", "127.0.0.1", Integer.toString(fake.getLocalPort())))
+                    .isEqualTo("+OK\r\n");
+            await().atMost(SYNC).until(() -> cut.get() >= 2); // two syncs cut in the middle of the snapshot
+            assertThat(StateDump.of(replica.server().engine())).isEqualTo(before);
+            assertThat(raw.call("GET", "old7")).isEqualTo("$2\r\nv7\r\n");
+            assertThat(raw.call("INFO", "replication")).contains("master_link_status:down\r\n");
+            assertThat(raw.call("REPLICAOF", "NO", "ONE")).isEqualTo("+OK\r\n");
+        }
+    }
+
+    /**
+     * A fake primary: answers the handshake, FEED.SHARDS (2), a FEEDRESYNC to the resume check, and to
+     * REPL.SNAPSHOT the start of a 1000-byte snapshot, then closes the connection; counts the cuts.
+     */
+    private static void servePrimaryThatDiesInSnapshot(java.net.ServerSocket fake,
+                                                       java.util.concurrent.atomic.AtomicInteger cut) {
+        while (!fake.isClosed()) {
+            try (java.net.Socket s = fake.accept()) {
+                java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(
+                        s.getInputStream()));
+                java.io.OutputStream out = s.getOutputStream();
+                while (true) {
+                    List<String> cmd = readCommand(in);
+                    if (cmd == null) {
+                        break;
+                    }
+                    String verb = cmd.get(0).toUpperCase(java.util.Locale.ROOT);
+                    String reply = switch (verb) {
+                        case "FEED.SHARDS" -> ":2\r\n";
+                        case "FEED.READ" -> "-FEEDRESYNC 1 0\r\n";
+                        case "REPL.SNAPSHOT" -> "*3\r\n:1\r\n:0\r\n$1000\r\nKEVYSNAP";
+                        default -> "+OK\r\n";
+                    };
+                    out.write(reply.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    out.flush();
+                    if (verb.equals("REPL.SNAPSHOT")) {
+                        cut.incrementAndGet();
+                        break; // the primary dies here
+                    }
+                }
+            } catch (java.io.IOException e) {
+                // the replica or the test closed it: accept the next connection
+            }
+        }
+    }
+
+    private static List<String> readCommand(java.io.DataInputStream in) throws java.io.IOException {
+        String head = line(in);
+        if (head == null) {
+            return null;
+        }
+        int n = Integer.parseInt(head.substring(1));
+        List<String> out = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int len = Integer.parseInt(line(in).substring(1));
+            byte[] b = in.readNBytes(len + 2);
+            out.add(new String(b, 0, len, java.nio.charset.StandardCharsets.ISO_8859_1));
+        }
+        return out;
+    }
+
+    private static String line(java.io.DataInputStream in) throws java.io.IOException {
+        StringBuilder sb = new StringBuilder();
+        int c;
+        while ((c = in.read()) >= 0) {
+            if (c == '\r') {
+                in.read();
+                return sb.toString();
+            }
+            sb.append((char) c);
+        }
+        return null;
+    }
 }
