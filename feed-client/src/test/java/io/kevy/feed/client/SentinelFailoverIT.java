@@ -65,12 +65,19 @@ class SentinelFailoverIT {
                     .withSentinel("127.0.0.1", ports[1]).withSentinel("127.0.0.1", ports[2])
                     .withTimeout(Duration.ofSeconds(5)).build();
             RedisClient client = RedisClient.create(uri);
-            try (FeedSource source = FeedSource.connect(uri); StoreMirror mirror = new StoreMirror()) {
-                FeedConsumer<String, String> consumer = FeedConsumer.builder(StringCodec.UTF8).source(source)
+            try (FeedSource source = FeedSource.connect(uri); StoreMirror mirror = new StoreMirror();
+                 StoreMirror mirrorB = new StoreMirror()) {
+                        FeedConsumer<String, String> consumer = FeedConsumer.builder(StringCodec.UTF8).source(source)
                         .name("failover").handler(mirror).startFrom(StartFrom.TAIL).batchSize(64)
                         .retryBackoff(Duration.ofMillis(50), Duration.ofMillis(500)).maxConnectionAttempts(1000)
                         .build();
                 consumer.start().toCompletableFuture().get();
+                FeedConsumer<String, String> stopped = FeedConsumer.builder(StringCodec.UTF8).source(source)
+                        .name("restarted").handler(mirrorB).cursorStore(new MemoryCursorStore())
+                        .startFrom(StartFrom.TAIL).batchSize(64)
+                        .retryBackoff(Duration.ofMillis(50), Duration.ofMillis(500)).maxConnectionAttempts(1000)
+                        .build();
+                stopped.start().toCompletableFuture().get();
                 Map<String, String> confirmed = new TreeMap<>();
                 StatefulRedisConnection<String, String> conn = client.connect();
                 RedisCommands<String, String> w = conn.sync();
@@ -82,7 +89,9 @@ class SentinelFailoverIT {
                 }
                 assertThat(confirmed).hasSize(200);
                 assertThat(w.waitForReplication(2, 10_000)).isEqualTo(2L); // both replicas hold every write
-                await().atMost(Duration.ofSeconds(30)).until(() -> mirror.keys().size() == 200);
+                await().atMost(Duration.ofSeconds(30)).until(() -> mirror.keys().size() == 200
+                        && mirrorB.keys().size() == 200);
+                stopped.close(); // its cursors (old generation, at the tail) stay in its store
                 long rebuildsBefore = mirror.snapshots.get() + mirror.vanished.get();
                 conn.close();
 
@@ -124,6 +133,14 @@ class SentinelFailoverIT {
                 System.out.printf("SentinelFailoverIT: %d confirmed writes kept, %d changes consumed, rebuilds=%d%n",
                         confirmed.size(), mirror.changes.get(), mirror.snapshots.get());
                 consumer.close();
+                // a consumer stopped before the failover restarts with its stored cursor of the old generation
+                FeedConsumer<String, String> later = stopped.toBuilder().build();
+                later.start().toCompletableFuture().get();
+                await().atMost(Duration.ofSeconds(60)).until(() -> mirrorB.keys().size() == 250);
+                assertThat(mirrorB.snapshots.get() + mirrorB.vanished.get()).as("no rebuild after a restart")
+                        .isEqualTo(0);
+                assertThat(mirrorB.changes.get()).isEqualTo(250);
+                later.close();
             } finally {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             }
