@@ -122,6 +122,22 @@ class ReplicationIT {
     }
 
     @Test
+    void theReplicaofSettingStartsTheServerAsAReplica() {
+        try (TestServer primary = server(2)) {
+            primary.raw().call("SET", "k", "v");
+            try (TestServer replica = TestServer.start(c -> c.with(ServerOptions.SHARDS, 2)
+                    .with(ServerOptions.FEED_ENABLED, true)
+                    .with(ServerOptions.REPLICAOF, "127.0.0.1 " + primary.port()))) {
+                await().atMost(SYNC).untilAsserted(() -> assertThat(replica.raw().call("GET", "k"))
+                        .isEqualTo("$1\r\nv\r\n"));
+                assertThat(replica.raw().call("CONFIG", "GET", "replicaof"))
+                        .isEqualTo("*2\r\n$9\r\nreplicaof\r\n$" + ("127.0.0.1 " + primary.port()).length()
+                                + "\r\n127.0.0.1 " + primary.port() + "\r\n");
+            }
+        }
+    }
+
+    @Test
     void writesToAReadOnlyReplicaAreRefusedChangeNothingAndEmitNothing() {
         try (TestServer primary = server(2); TestServer replica = server(2)) {
             replicate(replica, primary);

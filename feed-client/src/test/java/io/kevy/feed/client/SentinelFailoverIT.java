@@ -130,6 +130,8 @@ class SentinelFailoverIT {
                 TestServer other = promoted[0] == r1 ? r2 : r1;
                 await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(other.raw().call("GET",
                         "after:49")).isEqualTo("$1\r\nx\r\n"));
+                assertThat(other.raw().call("INFO", "replication")).as("it resumed from its cursors")
+                        .contains("kevy_full_syncs:1\r\n");
                 System.out.printf("SentinelFailoverIT: %d confirmed writes kept, %d changes consumed, rebuilds=%d%n",
                         confirmed.size(), mirror.changes.get(), mirror.snapshots.get());
                 consumer.close();
