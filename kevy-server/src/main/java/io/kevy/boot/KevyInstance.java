@@ -12,6 +12,8 @@ import io.kevy.persist.PersistenceConfig;
 import io.kevy.pubsub.KeyspaceNotifier;
 import io.kevy.pubsub.PubSub;
 import io.kevy.pubsub.PubSubCommands;
+import io.kevy.replication.Replication;
+import io.kevy.replication.ReplicationCommands;
 import java.io.IOException;
 
 /**
@@ -30,11 +32,13 @@ public final class KevyInstance implements AutoCloseable {
     private final PubSub pubsub;
     private final KeyspaceNotifier keyspaceNotifier;
     private final Dispatcher dispatcher;
+    private final Replication replication;
     private volatile Persistence persistence;
 
     private KevyInstance(Engine engine, Feed feed, PubSub pubsub, KeyspaceNotifier keyspaceNotifier,
-            Dispatcher dispatcher) {
+            Dispatcher dispatcher, Replication replication) {
         this.engine = engine;
+        this.replication = replication;
         this.feed = feed;
         this.pubsub = pubsub;
         this.keyspaceNotifier = keyspaceNotifier;
@@ -54,10 +58,16 @@ public final class KevyInstance implements AutoCloseable {
         pubsub.registerConfig(engine.runtimeConfig());
         engine.channelCounts(pubsub);
         KeyspaceNotifier notifier = KeyspaceNotifier.register(engine, pubsub);
+        Replication replication = new Replication(engine);
+        replication.registerConfig();
+        engine.registerInfoSection("replication", replication::writeInfo);
         CommandTable commands = CommandTable.standard()
                 .with(t -> FeedCommands.register(t, feed))
-                .with(t -> PubSubCommands.register(t, pubsub));
-        return new KevyInstance(engine, feed, pubsub, notifier, new Dispatcher(engine, commands));
+                .with(t -> PubSubCommands.register(t, pubsub))
+                .with(t -> ReplicationCommands.register(t, replication));
+        Dispatcher dispatcher = new Dispatcher(engine, commands);
+        replication.dispatcher(dispatcher);
+        return new KevyInstance(engine, feed, pubsub, notifier, dispatcher, replication);
     }
 
     /**
@@ -100,6 +110,11 @@ public final class KevyInstance implements AutoCloseable {
         return dispatcher;
     }
 
+    /** Replication: this server's role (primary or replica) and its replicas. */
+    public Replication replication() {
+        return replication;
+    }
+
     /** The persistence, or null before {@link #startPersistence} (or without one). */
     public Persistence persistence() {
         return persistence;
@@ -108,6 +123,7 @@ public final class KevyInstance implements AutoCloseable {
     /** Closes the engine (its cron and timer). Persistence is shut down by the owner first. */
     @Override
     public void close() {
+        replication.close();
         engine.close();
     }
 }

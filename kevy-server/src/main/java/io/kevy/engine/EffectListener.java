@@ -28,6 +28,15 @@ public interface EffectListener {
     }
 
     /**
+     * The shard's stream goes on under {@code newGeneration} from {@code nextOffset} ({@link Shard#continueStream}):
+     * generation {@code oldGeneration} ended at {@code nextOffset}, and its frames before that stay valid. By
+     * default a listener treats it as a new stream ({@link #onStreamReset}). Called under the shard's lock.
+     */
+    default void onGenerationContinued(Shard shard, long oldGeneration, long newGeneration, long nextOffset) {
+        onStreamReset(shard, newGeneration, nextOffset);
+    }
+
+    /**
      * A frame read back from disk at boot (the AOF tail of a clean restart), already applied to the state:
      * the feed backlog refills from these (feed contract §5, ours). Called in offset order, under the lock.
      */

@@ -58,6 +58,7 @@ public final class Engine implements AutoCloseable {
     private volatile Host host = Host.EMBEDDED;
     private volatile Durability durability = Durability.NONE;
     private volatile String requirePass;
+    private volatile ErrorReply writeRefusal;
     private volatile int hz;
     private volatile boolean activeExpire = true;
     private volatile ChannelCounts channelCounts = ChannelCounts.NONE;
@@ -297,6 +298,20 @@ public final class Engine implements AutoCloseable {
     /** The extra INFO sections by lower-case name, in registration order. */
     public synchronized Map<String, Consumer<StringBuilder>> infoSections() {
         return new LinkedHashMap<>(infoSections);
+    }
+
+    /**
+     * Why writes of ordinary sessions are refused right now, or null: a read-only replica's {@code -READONLY You
+     * can't write against a read only replica.} (Redis's processCommand, checked after MISCONF). Sessions that
+     * are {@link io.kevy.engine.session.Session#master()} are never refused. Any thread.
+     */
+    public ErrorReply writeRefusal() {
+        return writeRefusal;
+    }
+
+    /** Sets or (null) clears {@link #writeRefusal()}. Set by replication when the server becomes a replica. */
+    public void writeRefusal(ErrorReply refusal) {
+        this.writeRefusal = refusal;
     }
 
     /** The persistence layer (SAVE, the appendfsync-always barrier); {@link Durability#NONE} without one. */

@@ -41,6 +41,7 @@ public final class Shard {
     private long generation;
     private long nextOffset;
     private boolean loading;
+    private volatile boolean mirror;
     private long dirty;
     private long expiredKeys;
     private long keyspaceHits;
@@ -280,9 +281,44 @@ public final class Shard {
         }
     }
 
+    /**
+     * Whether this shard mirrors a primary's stream (a replica with the primary's shard count): its frames are
+     * the primary's, at the primary's offsets, so an expiry here deletes the key without a frame of its own (the
+     * primary's {@code DEL} follows), as a Redis replica leaves expiry to its master. Any thread.
+     */
+    public boolean mirror() {
+        return mirror;
+    }
+
+    public void mirror(boolean mirror) {
+        this.mirror = mirror;
+    }
+
+    /**
+     * Continues the stream under a new generation without starting the offsets again: a promoted replica
+     * (feed contract, "cursors that survive failover") or a replica following a promoted primary. Frames before
+     * {@link #nextOffset()} stay valid: listeners get {@link EffectListener#onGenerationContinued} (the feed
+     * backlog keeps its frames and records that {@code generation()} ended here), reset listeners a new stream at
+     * the same offset. Callers must hold {@link #lock()}.
+     */
+    public void continueStream(long newGeneration) {
+        assert lock.isHeldByCurrentThread();
+        long old = generation;
+        this.generation = newGeneration;
+        for (EffectListener l : listeners) {
+            l.onGenerationContinued(this, old, newGeneration, nextOffset);
+        }
+        for (StreamResetListener l : resetListeners) {
+            l.onStreamReset(this, newGeneration, nextOffset);
+        }
+    }
+
     /** Called by the keyspace after it deleted an expired key: emits {@code DEL key}. */
     void expired(byte[] key) {
         expiredKeys++;
+        if (mirror) {
+            return;
+        }
         if (tracksOrigin) {
             origin(EXPIRED, null);
         }

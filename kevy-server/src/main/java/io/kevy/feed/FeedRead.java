@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class FeedRead {
     private final FeedBacklog backlog;
-    private final long generation;
+    /** The generation followed; moves to the current one when the cursor's ended before it (history). */
+    private long generation;
     private final PrefixFilter filter;
     /** FEED.READ DURABLE: serve only frames below this bound; null for every frame. */
     private final DurableBound durable;
@@ -104,6 +105,7 @@ public final class FeedRead {
                 default:
                     break;
             }
+            generation = s.generation(); // differs when the cursor's generation ended before the current one
             int n = s.count();
             boolean bounded = false;
             if (durable != null && cursor + n > end) { // frames not yet fsynced: not served

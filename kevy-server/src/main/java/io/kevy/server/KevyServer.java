@@ -102,6 +102,8 @@ public final class KevyServer implements AutoCloseable, Host {
         this.clientMemory = new ClientMemory(ServerOptions.memoryOrPercent(maxmemoryClients,
                 Runtime.getRuntime().maxMemory()));
         registerConfig(engine.runtimeConfig());
+        kevy.replication().listeningPort(this::port);
+        kevy.replication().masterAuth(config.get(ServerOptions.MASTERAUTH));
     }
 
     /**
@@ -117,6 +119,11 @@ public final class KevyServer implements AutoCloseable, Host {
         try {
             s.persistence = s.kevy.startPersistence(persistenceConfig(config));
             s.bind();
+            String replicaOf = config.get(ServerOptions.REPLICAOF);
+            if (!replicaOf.isEmpty()) {
+                String[] hp = replicaOf.split(" ");
+                s.kevy.replication().replicaOf(hp[0], Integer.parseInt(hp[1]));
+            }
         } catch (RuntimeException | InterruptedException | java.io.IOException e) {
             if (s.persistence != null) {
                 // Loaded but could not serve (e.g. the port is taken): nothing was written, so stop cleanly. The
@@ -394,6 +401,7 @@ public final class KevyServer implements AutoCloseable, Host {
             return;
         }
         try {
+            kevy.replication().close();
             stopNetwork();
             if (persistence != null) {
                 try {
@@ -415,6 +423,7 @@ public final class KevyServer implements AutoCloseable, Host {
             return;
         }
         try {
+            kevy.replication().close();
             stopNetwork();
             if (persistence != null) {
                 try {

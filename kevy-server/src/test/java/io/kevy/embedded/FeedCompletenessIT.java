@@ -6,13 +6,11 @@ import io.kevy.feed.FeedConfig;
 import io.kevy.feed.FeedCursor;
 import io.kevy.server.config.ServerOptions;
 import io.kevy.config.Sizes;
-import io.kevy.testing.CommandTables;
 import io.kevy.testing.FeedClient;
 import io.kevy.testing.RawClient;
 import io.kevy.testing.StateDump;
 import io.kevy.testing.TestServer;
-import io.kevy.testing.gen.CommandGenerator;
-import io.kevy.testing.gen.Generators;
+import io.kevy.testing.gen.Workload;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -166,69 +164,5 @@ class FeedCompletenessIT {
         StringBuilder sb = new StringBuilder();
         outcomes.forEach((k, v) -> sb.append(k).append('=').append(v[0]).append('/').append(v[1]).append(' '));
         return sb.toString().trim();
-    }
-
-    /**
-     * A seeded list of random write commands over the available generator operations; a transaction is one
-     * entry whose commands (WATCH, MULTI, ..., EXEC) are sent in a row on one connection.
-     */
-    static final class Workload {
-        record Command(CommandGenerator.Op op, List<byte[][]> argvs) {
-        }
-
-        static List<Command> generate(long seed, int n) {
-            Generators gens = new Generators(Generators.ALL, CommandTables.full());
-            Random rnd = new Random(seed);
-            KeyPools keys = new KeyPools();
-            List<Command> out = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                CommandGenerator.Op op = gens.pick(rnd);
-                out.add(new Command(op, op.make(rnd, keys)));
-            }
-            return out;
-        }
-    }
-
-    /**
-     * Keys by area: strings, hashes, lists, sets, sorted sets, keys sharing a hash tag, HyperLogLogs; "any" picks
-     * from all.
-     */
-    private static final class KeyPools implements CommandGenerator.Ctx {
-        private final Map<String, List<String>> areas = new TreeMap<>();
-        private final List<String> all = new ArrayList<>();
-
-        KeyPools() {
-            area("s", "s:", 12);
-            area("h", "h:", 6);
-            area("l", "l:", 5);
-            area("set", "set:", 5);
-            area("z", "z:", 5);
-            area("t", "{t}", 3);
-            area("hll", "hll:", 4);
-            all.add(new String(new byte[] {'b', 0, (byte) 0xff, '\r', '\n'}, StandardCharsets.ISO_8859_1));
-        }
-
-        private void area(String name, String prefix, int n) {
-            List<String> l = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                l.add(prefix + i);
-            }
-            areas.put(name, l);
-            all.addAll(l);
-        }
-
-        @Override
-        public String key(Random rnd, String area) {
-            List<String> l = areas.get(area);
-            if (l == null || rnd.nextInt(20) < 3) {
-                l = all;
-            }
-            return l.get(rnd.nextInt(l.size()));
-        }
-
-        @Override
-        public long nowMs() {
-            return System.currentTimeMillis();
-        }
     }
 }

@@ -188,6 +188,21 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
         return terminated;
     }
 
+    /**
+     * Whether the server still serves {@code c} although its generation is not the current one: after a failover
+     * the promoted replica serves cursors of the old generation up to where it ended (docs/cdc.md, "Replicas and
+     * failover"). One {@code FEED.READ ... COUNT 1}: frames or caught-up mean yes; FEEDRESYNC, a cursor ahead or
+     * any server error mean no (upstream answers FEEDRESYNC to every other generation).
+     */
+    private boolean served(Cursor c) {
+        try {
+            retrying("FEED.READ", () -> settings.source().read(c, 1, List.of(), null).toCompletableFuture());
+            return true;
+        } catch (KevyServerException e) {
+            return false;
+        }
+    }
+
     private <T> T retrying(String what, java.util.function.Supplier<CompletableFuture<T>> call) {
         io.github.resilience4j.retry.Retry.AsyncContext<Object> ctx = rt.connectionRetry.asyncContext();
         while (true) {
@@ -243,7 +258,7 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
                 if (stored.isPresent() && !countChanged) {
                     Cursor c = stored.get().cursor(i);
                     Cursor tail = retrying("FEED.TAIL", () -> settings.source().tail(shard).toCompletableFuture());
-                    if (tail.generation() != c.generation()) {
+                    if (tail.generation() != c.generation() && !served(c)) {
                         LOG.info("consumer {}: shard {} generation {} is gone (now {}): rebuilding", name(), i,
                                 c.generation(), tail.generation());
                         reason = RebuildReason.GENERATION_GONE;

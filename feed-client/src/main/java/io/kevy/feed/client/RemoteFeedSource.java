@@ -78,9 +78,30 @@ final class RemoteFeedSource extends AbstractFeedSource {
     /** The CLIENT SETNAME of the source's connections when the URI names none. */
     static final String DEFAULT_CLIENT_NAME = "kevy-feed";
 
+    /**
+     * {@code given} with the default client name when it has none. A Sentinel URI is copied by hand: lettuce's
+     * {@code RedisURI.builder(RedisURI)} drops the Sentinels (and then refuses to build).
+     */
+    static RedisURI named(RedisURI given) {
+        if (given.getClientName() != null) {
+            return given;
+        }
+        if (given.getSentinels().isEmpty()) {
+            return RedisURI.builder(given).withClientName(DEFAULT_CLIENT_NAME).build();
+        }
+        RedisURI first = given.getSentinels().get(0);
+        RedisURI.Builder b = RedisURI.Builder.sentinel(first.getHost(), first.getPort(), given.getSentinelMasterId());
+        for (int i = 1; i < given.getSentinels().size(); i++) {
+            b.withSentinel(given.getSentinels().get(i));
+        }
+        RedisURI copy = b.withDatabase(given.getDatabase()).withTimeout(given.getTimeout()).withSsl(given.isSsl())
+                .withClientName(DEFAULT_CLIENT_NAME).build();
+        copy.setCredentialsProvider(given.getCredentialsProvider());
+        return copy;
+    }
+
     RemoteFeedSource(RedisURI given) {
-        RedisURI uri = given.getClientName() == null
-                ? RedisURI.builder(given).withClientName(DEFAULT_CLIENT_NAME).build() : given;
+        RedisURI uri = named(given);
         this.uri = uri;
         long timeoutMillis = uri.getTimeout().toMillis();
         this.client = RedisClient.create(uri);
@@ -106,6 +127,9 @@ final class RemoteFeedSource extends AbstractFeedSource {
 
     @Override
     public String authority() {
+        if (uri.getHost() == null && !uri.getSentinels().isEmpty()) { // the primary is whoever Sentinel names
+            return "sentinel/" + uri.getSentinelMasterId();
+        }
         return uri.getHost() + ":" + uri.getPort();
     }
 

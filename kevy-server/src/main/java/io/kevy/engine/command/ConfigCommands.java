@@ -26,9 +26,6 @@ import java.util.Map;
  * its hash table's order, which clients must not rely on).
  */
 final class ConfigCommands {
-    static final ErrorReply REWRITE_UNSUPPORTED = ErrorReply.err("CONFIG REWRITE is not supported: kevy's "
-            + "configuration is a TOML file (--config), flags and KEVY_* environment variables");
-
     private ConfigCommands() {
     }
 
@@ -48,9 +45,8 @@ final class ConfigCommands {
                     c.reply().ok();
                 }))
                 .subcommand(sub("rewrite", 2, "Rewrite the configuration file with the in memory configuration "
-                        + "(kevy: refused, the configuration is a TOML file)", "2.8.0", "O(1)").handler(c -> {
-                            throw Call.fail(REWRITE_UNSUPPORTED);
-                        }))
+                        + "(kevy: answers OK and leaves the TOML file alone; Redis Sentinel sends it during a "
+                        + "failover)", "2.8.0", "O(1)").handler(c -> c.reply().ok()))
                 .subcommand(command("help", 2).flags(LOADING, STALE).since("5.0.0")
                         .summary("Show helpful text about the different subcommands").complexity("O(1)")
                         .handler(c -> HelpReply.write(c.reply(), "CONFIG",

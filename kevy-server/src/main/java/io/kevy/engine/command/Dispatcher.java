@@ -121,6 +121,12 @@ public final class Dispatcher {
                 reject(session, out, ErrorReply.of(diskError));
                 return Outcome.DONE;
             }
+            ErrorReply readOnly = engine.writeRefusal();
+            if (readOnly != null && !session.master()) {
+                commandStats.rejected(spec);
+                reject(session, out, readOnly);
+                return Outcome.DONE;
+            }
         }
         if (session.subscribed() && !SubscribedMode.allowed(spec)) {
             commandStats.rejected(spec); // RESP2 subscribed mode (Redis 7.0's processCommand)

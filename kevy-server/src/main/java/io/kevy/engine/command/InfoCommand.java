@@ -135,6 +135,9 @@ final class InfoCommand {
                     }
                 }
                 e.host().info(name, fields);
+                if (overlay != null && name.equals("replication")) {
+                    fields.clear(); // replication writes the whole section, in Redis's order (role first)
+                }
                 if (overlay != null) {
                     StringBuilder o = new StringBuilder();
                     overlay.accept(o);

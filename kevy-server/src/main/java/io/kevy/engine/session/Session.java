@@ -43,6 +43,7 @@ public final class Session {
     private volatile boolean authenticated;
     private volatile BlockedClient blockedClient;
     private volatile boolean killed;
+    private volatile boolean master;
     /** A write command ran since the transport last flushed replies (appendfsync always gates those). */
     private boolean wrote;
 
@@ -160,6 +161,18 @@ public final class Session {
 
     public void killed(boolean killed) {
         this.killed = killed;
+    }
+
+    /**
+     * True for the session through which a replica applies its primary's frames (Redis's {@code CLIENT_MASTER}):
+     * it is obeyed on a read-only replica, where every other session's writes get {@code -READONLY}.
+     */
+    public boolean master() {
+        return master;
+    }
+
+    public void master(boolean master) {
+        this.master = master;
     }
 
     /** Records that a write command ran (its reply must wait for the fsync under appendfsync always). */

@@ -150,12 +150,40 @@ public final class ServerOptions {
             "KEVY_FEED_BUFFER_SIZE", 64 * Sizes.MB, 64 * Sizes.MB, Sizes.GB, "feed_buffer_size caps at 1gb per shard",
             "Feed backlog per shard; `0` means the default; at most `1gb`.");
 
+    public static final ServerOption<String> REPLICAOF = ServerOption.string("replication.replicaof",
+            "KEVY_REPLICAOF", "", "`\"host port\"`: start as a replica of that primary (as `REPLICAOF host port`); "
+                    + "empty: a primary.", ServerOptions::replicaOf).defaultDocs("empty");
+    public static final ServerOption<String> MASTERAUTH = ServerOption.string("replication.masterauth",
+            "KEVY_MASTERAUTH", "", "Password a replica sends to its primary (`AUTH`). Never logged.", s -> s)
+            .defaultDocs("empty");
+
     /** Every option, in documentation order. */
     public static final List<ServerOption<?>> ALL = List.of(BIND, PORT, SHARDS, DIR, REQUIREPASS, MAXCLIENTS,
             IO_THREADS, TRANSPORT, HZ, PROTO_MAX_BULK_LEN, PROTO_MAX_MULTIBULK_LEN, CLIENT_OUTPUT_BUFFER_LIMIT,
             CLIENT_QUERY_BUFFER_LIMIT, MAXMEMORY_CLIENTS, CLIENT_OUTPUT_BUFFER_LIMIT_PUBSUB, NOTIFY_KEYSPACE_EVENTS,
             AOF, APPENDFSYNC, SAVE, AUTO_AOF_REWRITE_PERCENTAGE, AUTO_AOF_REWRITE_MIN_SIZE, AOF_LOAD_CORRUPT,
-            REDISTRIBUTE, FEED_ENABLED, FEED_BUFFER_SIZE);
+            REDISTRIBUTE, FEED_ENABLED, FEED_BUFFER_SIZE, REPLICAOF, MASTERAUTH);
+
+    /** Checks {@code replicaof}: empty, or a host and a port in 1..65535 separated by blanks. */
+    static String replicaOf(String s) {
+        String t = s.trim();
+        if (t.isEmpty()) {
+            return t;
+        }
+        String[] parts = t.split("\\s+");
+        if (parts.length != 2) {
+            throw new IllegalArgumentException("must be \"host port\", got " + parts.length + " word(s)");
+        }
+        try {
+            int port = Integer.parseInt(parts[1]);
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("port " + port + " is outside 1..65535");
+            }
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("port '" + parts[1] + "' is not a number");
+        }
+        return parts[0] + " " + parts[1];
+    }
 
     private ServerOptions() {
     }

@@ -1,0 +1,353 @@
+package io.kevy.replication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.kevy.server.config.ServerOptions;
+import io.kevy.config.Sizes;
+import io.kevy.testing.FeedClient;
+import io.kevy.testing.RawClient;
+import io.kevy.testing.StateDump;
+import io.kevy.testing.TestServer;
+import io.kevy.testing.gen.Workload;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Replication over the change feed with real servers in-process on loopback port 0: a replica equals its primary
+ * key by key after random workloads (equal and different shard counts), mirrors the primary's feed cursors when
+ * the shard counts are equal, refuses writes with Redis's {@code -READONLY}, refuses to replicate from itself,
+ * recovers a closed socket with a partial resync, serves WAIT, and keeps consumers' cursors across a promotion.
+ * Seeded workloads print their seed; rerun one with {@code -Dkevy.seed=N}.
+ */
+class ReplicationIT {
+    private static final Duration SYNC = Duration.ofSeconds(30);
+
+    private static TestServer server(int shards) {
+        return TestServer.start(c -> c.with(ServerOptions.SHARDS, shards).with(ServerOptions.FEED_ENABLED, true)
+                .with(ServerOptions.FEED_BUFFER_SIZE, 64 * Sizes.MB));
+    }
+
+    private static void replicate(TestServer replica, TestServer primary) {
+        assertThat(replica.raw().call("REPLICAOF", "127.0.0.1", Integer.toString(primary.port())))
+                .isEqualTo("+OK\r\n");
+    }
+
+    private static void awaitSameState(TestServer primary, TestServer replica) {
+        await().atMost(SYNC).untilAsserted(() -> {
+            long now = System.currentTimeMillis();
+            assertThat(StateDump.live(replica.server().engine(), now))
+                    .isEqualTo(StateDump.live(primary.server().engine(), now));
+        });
+    }
+
+    private static void run(RawClient raw, List<Workload.Command> work) {
+        for (Workload.Command c : work) {
+            for (byte[][] argv : c.argvs()) {
+                raw.send(RawClient.encode(argv));
+            }
+            for (int i = 0; i < c.argvs().size(); i++) {
+                raw.readReply();
+            }
+        }
+    }
+
+    private static List<String> fieldNames(String info) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String line : info.split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && !line.startsWith("$")) {
+                out.add(line.substring(0, colon));
+            }
+        }
+        return out;
+    }
+
+    private static long seed() {
+        Long fixed = Long.getLong("kevy.seed");
+        return fixed != null ? fixed : new Random().nextLong();
+    }
+
+    @ParameterizedTest(name = "primary {0} shard(s), replica {1}")
+    @CsvSource({"1,1", "4,4", "1,4", "4,1"})
+    void aReplicaEqualsItsPrimaryKeyByKeyAfterARandomWorkload(int primaryShards, int replicaShards) {
+        long seed = seed();
+        System.out.printf("ReplicationIT: primary=%d replica=%d seed=%d%n", primaryShards, replicaShards, seed);
+        try (TestServer primary = server(primaryShards); TestServer replica = TestServer.start(c -> c
+                .with(ServerOptions.SHARDS, replicaShards).with(ServerOptions.FEED_ENABLED, true)
+                .with(ServerOptions.AOF, true))) { // the replica's AOF takes the mirrored frames
+            List<Workload.Command> work = Workload.generate(seed, 3000);
+            RawClient raw = primary.raw();
+            run(raw, work.subList(0, 1500)); // before: the full sync carries these
+            replicate(replica, primary);
+            run(raw, work.subList(1500, 3000)); // after: the stream carries these
+            awaitSameState(primary, replica);
+            Map<String, String> state = StateDump.of(primary.server().engine());
+            System.out.printf("  %d keys equal on both%n", state.size());
+            assertThat(state).isNotEmpty();
+            FeedClient pf = new FeedClient(primary.raw());
+            FeedClient rf = new FeedClient(replica.raw());
+            if (primaryShards == replicaShards) {
+                await().atMost(SYNC).untilAsserted(() -> {
+                    for (int s = 0; s < primaryShards; s++) {
+                        assertThat(rf.tail(s)).as("shard %d's cursor mirrors the primary's", s)
+                                .containsExactly(pf.tail(s));
+                    }
+                });
+                for (int s = 0; s < primaryShards; s++) { // the frames after the full sync, byte for byte
+                    long[] tail = pf.tail(s);
+                    long from = replica.server().feed().backlog(s).stats().oldestOffset();
+                    FeedClient.Batch p = pf.read(s, tail[0], from, "COUNT", "4096");
+                    FeedClient.Batch r = rf.read(s, tail[0], from, "COUNT", "4096");
+                    assertThat(r.frames().toString()).isEqualTo(p.frames().toString());
+                }
+            }
+            String info = replica.raw().call("INFO", "replication");
+            assertThat(info).contains("role:slave\r\n", "master_link_status:up\r\n", "kevy_full_syncs:1\r\n");
+            // Redis 7.0.15's field order for a connected replica (redis-server --replicaof, INFO replication)
+            assertThat(fieldNames(info)).containsSubsequence("role", "master_host", "master_port",
+                    "master_link_status", "master_last_io_seconds_ago", "master_sync_in_progress",
+                    "slave_read_repl_offset", "slave_repl_offset", "slave_priority", "slave_read_only",
+                    "replica_announced", "connected_slaves", "master_failover_state", "master_replid",
+                    "master_replid2", "master_repl_offset", "second_repl_offset", "repl_backlog_active",
+                    "repl_backlog_size", "repl_backlog_first_byte_offset", "repl_backlog_histlen");
+            assertThat(fieldNames(info)).doesNotContain("master_link_down_since_seconds");
+            assertThat(replica.raw().call("SAVE")).isEqualTo("+OK\r\n");
+        }
+    }
+
+    @Test
+    void theReplicaofSettingStartsTheServerAsAReplica() {
+        try (TestServer primary = server(2)) {
+            primary.raw().call("SET", "k", "v");
+            try (TestServer replica = TestServer.start(c -> c.with(ServerOptions.SHARDS, 2)
+                    .with(ServerOptions.FEED_ENABLED, true)
+                    .with(ServerOptions.REPLICAOF, "127.0.0.1 " + primary.port()))) {
+                await().atMost(SYNC).untilAsserted(() -> assertThat(replica.raw().call("GET", "k"))
+                        .isEqualTo("$1\r\nv\r\n"));
+                assertThat(replica.raw().call("CONFIG", "GET", "replicaof"))
+                        .isEqualTo("*2\r\n$9\r\nreplicaof\r\n$" + ("127.0.0.1 " + primary.port()).length()
+                                + "\r\n127.0.0.1 " + primary.port() + "\r\n");
+            }
+        }
+    }
+
+    @Test
+    void writesToAReadOnlyReplicaAreRefusedChangeNothingAndEmitNothing() {
+        try (TestServer primary = server(2); TestServer replica = server(2)) {
+            replicate(replica, primary);
+            RawClient raw = replica.raw();
+            await().atMost(SYNC).until(() -> raw.call("INFO", "replication").contains("master_link_status:up"));
+            FeedClient feed = new FeedClient(replica.raw());
+            long[] before = {feed.tail(0)[1], feed.tail(1)[1]};
+            assertThat(raw.call("SET", "k", "v")).isEqualTo("-READONLY You can't write against a read only replica."
+                    + "\r\n");
+            assertThat(raw.call("DEL", "k")).startsWith("-READONLY");
+            assertThat(raw.call("GET", "k")).isEqualTo("$-1\r\n");
+            assertThat(new long[] {feed.tail(0)[1], feed.tail(1)[1]}).containsExactly(before);
+            assertThat(raw.call("WAIT", "1", "0")).isEqualTo("-ERR WAIT cannot be used with replica instances. "
+                    + "Please also note that since Redis 4.0 if a replica is configured to be writable (which is not "
+                    + "the default) writes to replicas are just local and are not propagated.\r\n");
+            assertThat(raw.call("CONFIG", "SET", "replica-read-only", "no")).isEqualTo("+OK\r\n");
+            assertThat(raw.call("SET", "local", "1")).isEqualTo("+OK\r\n");
+        }
+    }
+
+    @Test
+    void aReplicaOfItselfIsRefusedClearly() {
+        try (TestServer s = server(1)) {
+            RawClient raw = s.raw();
+            assertThat(raw.call("REPLICAOF", "127.0.0.1", Integer.toString(s.port())))
+                    .isEqualTo("-ERR REPLICAOF would make this server a replica of itself\r\n");
+            assertThat(raw.call("REPLICAOF", "localhost", Integer.toString(s.port()))).startsWith("-ERR REPLICAOF");
+            assertThat(raw.call("ROLE")).startsWith("*3\r\n$6\r\nmaster\r\n");
+            assertThat(raw.call("SET", "k", "v")).isEqualTo("+OK\r\n");
+            assertThat(raw.call("REPLICAOF", "127.0.0.1", "x")).isEqualTo("-ERR Invalid master port\r\n");
+            assertThat(raw.call("REPLICAOF", "127.0.0.1", "65536")).isEqualTo("-ERR Invalid master port\r\n");
+            assertThat(raw.call("REPLICAOF", "no", "one")).isEqualTo("+OK\r\n");
+            assertThat(raw.call("REPLICAOF", "a")).isEqualTo(
+                    "-ERR wrong number of arguments for 'replicaof' command\r\n");
+        }
+    }
+
+    @Test
+    void aClosedSocketIsRecoveredByAPartialResyncFromTheBacklog() {
+        try (TestServer primary = server(2); TestServer replica = server(2)) {
+            RawClient p = primary.raw();
+            p.call("SET", "a", "1");
+            replicate(replica, primary);
+            awaitSameState(primary, replica);
+            // up: every shard's follower connection is open (they connect before the link says up)
+            await().atMost(SYNC).until(() -> replica.raw().call("INFO", "replication")
+                    .contains("master_link_status:up"));
+            // cut every replication connection, one per shard (the test's own is skipped: SKIPME yes)
+            assertThat(p.call("CLIENT", "KILL", "TYPE", "normal")).isEqualTo(":2\r\n");
+            for (int i = 0; i < 200; i++) {
+                p.call("RPUSH", "list", Integer.toString(i));
+            }
+            awaitSameState(primary, replica);
+            String info = replica.raw().call("INFO", "replication");
+            assertThat(info).contains("kevy_full_syncs:1\r\n");
+            assertThat(info).doesNotContain("kevy_partial_syncs:0\r\n");
+        }
+    }
+
+    @Test
+    void waitCountsTheReplicasThatAppliedEveryWrite() {
+        try (TestServer primary = server(2); TestServer r1 = server(2); TestServer r2 = server(1)) {
+            replicate(r1, primary);
+            replicate(r2, primary);
+            RawClient p = primary.raw();
+            await().atMost(SYNC).until(() -> p.call("INFO", "replication").contains("connected_slaves:2"));
+            for (int i = 0; i < 100; i++) {
+                p.call("SET", "k" + i, Integer.toString(i));
+            }
+            assertThat(p.call("WAIT", "2", "10000")).isEqualTo(":2\r\n");
+            long t0 = System.nanoTime();
+            assertThat(p.call("WAIT", "3", "300")).isEqualTo(":2\r\n");
+            assertThat((System.nanoTime() - t0) / 1_000_000).isGreaterThanOrEqualTo(250);
+            assertThat(r1.raw().call("GET", "k99")).isEqualTo("$2\r\n99\r\n");
+            assertThat(r2.raw().call("GET", "k99")).isEqualTo("$2\r\n99\r\n");
+            assertThat(p.call("WAIT", "x", "0")).isEqualTo("-ERR value is not an integer or out of range\r\n");
+            assertThat(p.call("WAIT", "1", "-1")).isEqualTo("-ERR timeout is negative\r\n");
+            String info = p.call("INFO", "replication");
+            assertThat(info).contains("role:master\r\nconnected_slaves:2\r\nslave0:ip=127.0.0.1,port=");
+            assertThat(info).containsPattern("slave1:ip=127\\.0\\.0\\.1,port=\\d+,state=online,offset=\\d+,lag=\\d+");
+            assertThat(p.call("ROLE")).startsWith("*3\r\n$6\r\nmaster\r\n:").contains("*2\r\n*3\r\n$9\r\n127.0.0.1");
+            String role = r1.raw().call("ROLE");
+            assertThat(role).startsWith("*5\r\n$5\r\nslave\r\n$9\r\n127.0.0.1\r\n:" + primary.port()
+                    + "\r\n$9\r\nconnected\r\n:");
+        }
+    }
+
+    @Test
+    void aConsumersCursorContinuesOnThePromotedReplicaUpToWhereTheOldGenerationEnded() {
+        try (TestServer primary = server(2); TestServer replica = server(2)) {
+            replicate(replica, primary);
+            await().atMost(SYNC).until(() -> replica.raw().call("INFO", "replication")
+                    .contains("master_link_status:up"));
+            RawClient p = primary.raw();
+            FeedClient pf = new FeedClient(primary.raw());
+            long[] start = pf.tail(0);
+            String key = StateDump.keyOnShard(primary.server().engine(), "k", 0);
+            for (int i = 0; i < 10; i++) {
+                p.call("SET", key, Integer.toString(i));
+            }
+            assertThat(p.call("WAIT", "1", "10000")).isEqualTo(":1\r\n");
+            long[] end = pf.tail(0);
+            primary.server().abort(); // the primary dies
+
+            RawClient r = replica.raw();
+            assertThat(r.call("REPLICAOF", "NO", "ONE")).isEqualTo("+OK\r\n");
+            FeedClient rf = new FeedClient(replica.raw());
+            long[] now = rf.tail(0);
+            assertThat(now[0]).as("a new generation").isNotEqualTo(end[0]);
+            assertThat(now[1]).as("offsets go on").isEqualTo(end[1]);
+            // a consumer in the middle of the old generation reads on, with no resync
+            FeedClient.Batch b = rf.read(0, start[0], start[1] + 4);
+            assertThat(b.generation()).isEqualTo(now[0]);
+            assertThat(b.frames()).hasSize(6);
+            assertThat(b.next()).isEqualTo(end[1]);
+            // at the end of the old generation: caught up, then the new primary's writes follow
+            assertThat(r.call("SET", key, "new")).isEqualTo("+OK\r\n");
+            FeedClient.Batch after = rf.read(0, end[0], end[1]);
+            assertThat(after.frames()).hasSize(1);
+            assertThat(after.frames().get(0).verb()).isEqualTo("SET");
+            // past where the old generation ended on this server: those frames were lost with the old primary
+            assertThat(rf.raw().call("FEED.READ", "0", Long.toString(end[0]), Long.toString(end[1] + 1)))
+                    .startsWith("-FEEDRESYNC " + now[0] + " ");
+        }
+    }
+
+    @Test
+    void aPrimaryThatDiesMidFullSyncLeavesTheReplicasOldData() throws Exception {
+        try (TestServer replica = server(2); java.net.ServerSocket fake = new java.net.ServerSocket(0, 50,
+                java.net.InetAddress.getLoopbackAddress())) {
+            RawClient raw = replica.raw();
+            for (int i = 0; i < 50; i++) {
+                raw.call("SET", "old" + i, "v" + i);
+            }
+            Map<String, String> before = StateDump.of(replica.server().engine());
+            java.util.concurrent.atomic.AtomicInteger cut = new java.util.concurrent.atomic.AtomicInteger();
+            Thread primary = new Thread(() -> servePrimaryThatDiesInSnapshot(fake, cut));
+            primary.setDaemon(true);
+            primary.start();
+            assertThat(raw.call("REPLICAOF", "127.0.0.1", Integer.toString(fake.getLocalPort())))
+                    .isEqualTo("+OK\r\n");
+            await().atMost(SYNC).until(() -> cut.get() >= 2); // two syncs cut in the middle of the snapshot
+            assertThat(StateDump.of(replica.server().engine())).isEqualTo(before);
+            assertThat(raw.call("GET", "old7")).isEqualTo("$2\r\nv7\r\n");
+            assertThat(raw.call("INFO", "replication")).contains("master_link_status:down\r\n");
+            assertThat(raw.call("REPLICAOF", "NO", "ONE")).isEqualTo("+OK\r\n");
+        }
+    }
+
+    /**
+     * A fake primary: answers the handshake, FEED.SHARDS (2), a FEEDRESYNC to the resume check, and to
+     * REPL.SNAPSHOT the start of a 1000-byte snapshot, then closes the connection; counts the cuts.
+     */
+    private static void servePrimaryThatDiesInSnapshot(java.net.ServerSocket fake,
+                                                       java.util.concurrent.atomic.AtomicInteger cut) {
+        while (!fake.isClosed()) {
+            try (java.net.Socket s = fake.accept()) {
+                java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(
+                        s.getInputStream()));
+                java.io.OutputStream out = s.getOutputStream();
+                while (true) {
+                    List<String> cmd = readCommand(in);
+                    if (cmd == null) {
+                        break;
+                    }
+                    String verb = cmd.get(0).toUpperCase(java.util.Locale.ROOT);
+                    String reply = switch (verb) {
+                        case "FEED.SHARDS" -> ":2\r\n";
+                        case "FEED.READ" -> "-FEEDRESYNC 1 0\r\n";
+                        case "REPL.SNAPSHOT" -> "*3\r\n:1\r\n:0\r\n$1000\r\nKEVYSNAP";
+                        default -> "+OK\r\n";
+                    };
+                    out.write(reply.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    out.flush();
+                    if (verb.equals("REPL.SNAPSHOT")) {
+                        cut.incrementAndGet();
+                        break; // the primary dies here
+                    }
+                }
+            } catch (java.io.IOException e) {
+                // the replica or the test closed it: accept the next connection
+            }
+        }
+    }
+
+    private static List<String> readCommand(java.io.DataInputStream in) throws java.io.IOException {
+        String head = line(in);
+        if (head == null) {
+            return null;
+        }
+        int n = Integer.parseInt(head.substring(1));
+        List<String> out = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int len = Integer.parseInt(line(in).substring(1));
+            byte[] b = in.readNBytes(len + 2);
+            out.add(new String(b, 0, len, java.nio.charset.StandardCharsets.ISO_8859_1));
+        }
+        return out;
+    }
+
+    private static String line(java.io.DataInputStream in) throws java.io.IOException {
+        StringBuilder sb = new StringBuilder();
+        int c;
+        while ((c = in.read()) >= 0) {
+            if (c == '\r') {
+                in.read();
+                return sb.toString();
+            }
+            sb.append((char) c);
+        }
+        return null;
+    }
+}
