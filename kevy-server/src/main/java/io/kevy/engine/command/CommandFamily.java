@@ -28,6 +28,8 @@ public interface CommandFamily {
                 SetCommands::register,
                 ZSetCommands::register,
                 BlockingZSetCommands::register,
+                StreamCommands::register,
+                StreamReadCommands::register,
                 SortCommands::register,
                 TransactionCommands::register);
     }
