@@ -30,6 +30,9 @@ public interface CommandFamily {
                 BlockingZSetCommands::register,
                 StreamCommands::register,
                 StreamReadCommands::register,
+                StreamGroupCommands::register,
+                StreamClaimCommands::register,
+                StreamInfoCommands::register,
                 SortCommands::register,
                 TransactionCommands::register);
     }

@@ -2,10 +2,12 @@ package io.kevy.engine.command;
 
 import static io.kevy.engine.command.CommandFlag.BLOCKING;
 import static io.kevy.engine.command.CommandFlag.READONLY;
+import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
 import io.kevy.engine.error.ErrorReply;
 import io.kevy.engine.error.Errors;
 import io.kevy.engine.text.Bytes;
+import io.kevy.engine.type.StreamGroup;
 import io.kevy.engine.type.StreamId;
 import io.kevy.engine.type.StreamValue;
 import io.kevy.resp.ReplySink;
@@ -20,6 +22,14 @@ import java.util.Map;
  * the entry serves the waiter under the key's lock. {@code $} means the stream's last id at the time of the call.
  * A served waiter replies with the one stream that got data ({@code [[key, entries]]}), at most COUNT entries
  * (1000 when COUNT is not given), as Redis does. Inside MULTI, BLOCK answers at once. A read: no frames.
+ *
+ * <p>XREADGROUP reads through a consumer group: {@code >} delivers entries after the group's last id (each becomes
+ * pending for the consumer unless NOACK), another id re-reads the consumer's own pending entries after it (a
+ * deleted one comes as {@code [id, nil]}). Its frames (feed contract §7) rebuild the group exactly: {@code XGROUP
+ * CREATECONSUMER k g c} when it created the consumer, per delivered or re-delivered pending entry {@code XCLAIM
+ * k g c 0 <id> TIME <ms> RETRYCOUNT <n> FORCE JUSTID}, then {@code XGROUP SETID k g <last id> ENTRIESREAD <n>}
+ * when the group moved (Redis propagates the XCLAIMs with LASTID, which leaves entries-read behind on a replica,
+ * and does not propagate history re-reads at all; here both are exact).
  */
 final class StreamReadCommands {
     /** Entries a blocked XREAD without COUNT gets when served (Redis's {@code XREAD_BLOCKED_DEFAULT_COUNT}). */
@@ -42,6 +52,15 @@ final class StreamReadCommands {
                         + "XADD will pay O(M) time in order to serve the M clients blocked on the stream getting new "
                         + "data.")
                 .handler(StreamReadCommands::xread));
+        t.add(command("xreadgroup", -7).flags(WRITE, BLOCKING).keys(0, 0, 0, StreamReadCommands::keys)
+                .keyFlags("RO", "access").group(StreamCommands.GROUP).since("5.0.0")
+                .summary("Return new entries from a stream using a consumer group, or access the history of the "
+                        + "pending entries for a given consumer. Can block.")
+                .complexity("For each stream mentioned: O(M) with M being the number of elements returned. If M is "
+                        + "constant (e.g. always asking for the first 10 elements with COUNT), you can consider it "
+                        + "O(1). On the other side when XREADGROUP blocks, XADD will pay the O(N) time in order to "
+                        + "serve the N clients blocked on the stream getting new data.")
+                .handler(StreamReadCommands::xreadgroup));
     }
 
     /** The keys of XREAD / XREADGROUP: the first half of the arguments after STREAMS; null when malformed. */
@@ -181,6 +200,163 @@ final class StreamReadCommands {
             ids.putIfAbsent(Bytes.wrap(a.key(c, i)), after[i]);
         }
         new ReadWait(c, keys, ids, a.count == 0 ? BLOCKED_DEFAULT_COUNT : a.count).park(c, a.timeoutMs);
+    }
+
+    /** XREADGROUP GROUP group consumer [COUNT count] [BLOCK ms] [NOACK] STREAMS key [key ...] id [id ...]. */
+    private static void xreadgroup(Call c) {
+        ReadArgs a = ReadArgs.parse(c, true);
+        StreamId[] after = new StreamId[a.streams];
+        StreamValue[] values = new StreamValue[a.streams];
+        StreamGroup[] groups = new StreamGroup[a.streams];
+        for (int i = 0; i < a.streams; i++) {
+            byte[] key = a.key(c, i);
+            StreamValue s = StreamCommands.forWrite(c, key);
+            StreamGroup g = s == null ? null : s.group(a.group);
+            if (g == null) {
+                throw Call.fail(noGroupInRead(key, a.group));
+            }
+            values[i] = s;
+            groups[i] = g;
+            byte[] id = a.idArg(c, i);
+            if (StreamGroupCommands.isDollar(id)) {
+                throw Call.fail(ErrorReply.err("The $ ID is meaningless in the context of XREADGROUP: you want to "
+                        + "read the history of this consumer by specifying a proper ID, or use the > ID to get new "
+                        + "messages. The $ ID would just return an empty result set."));
+            }
+            after[i] = id.length == 1 && id[0] == '>' ? null : StreamIds.strict(id, 0);
+        }
+        List<Integer> ready = new ArrayList<>();
+        for (int i = 0; i < a.streams; i++) {
+            if (after[i] != null || (values[i].length() > 0
+                    && values[i].lastEntryId().compareTo(groups[i].lastId) > 0)) {
+                ready.add(i);
+            }
+        }
+        if (!ready.isEmpty()) {
+            ReplySink r = c.reply();
+            r.array(ready.size());
+            for (int i : ready) {
+                r.array(2);
+                r.bulk(a.key(c, i));
+                deliver(c, a.key(c, i), values[i], groups[i], a, after[i], a.count);
+            }
+            return;
+        }
+        if (a.timeoutMs == -1 || !c.mayBlock()) {
+            c.reply().nullArray();
+            return;
+        }
+        List<byte[]> keys = new ArrayList<>(a.streams);
+        for (int i = 0; i < a.streams; i++) {
+            keys.add(a.key(c, i));
+        }
+        new GroupReadWait(c, keys, a).park(c, a.timeoutMs);
+    }
+
+    static ErrorReply noGroupInRead(byte[] key, byte[] group) {
+        return ErrorReply.of("NOGROUP No such key '" + ServerCommands.latin1(key, Integer.MAX_VALUE)
+                + "' or consumer group '" + ServerCommands.latin1(group, Integer.MAX_VALUE)
+                + "' in XREADGROUP with GROUP option");
+    }
+
+    /**
+     * Replies the entries XREADGROUP gives {@code a.consumer} from one stream and emits their frames: new entries
+     * ({@code after} null: those after the group's last id) or the consumer's pending ones after {@code after}.
+     */
+    private static void deliver(Call c, byte[] key, StreamValue s, StreamGroup g, ReadArgs a, StreamId after,
+                                long count) {
+        long now = c.now();
+        StreamGroup.Consumer consumer = g.consumer(a.consumer);
+        if (consumer == null) {
+            consumer = g.createConsumer(a.consumer, now);
+            c.emit(StreamGroupCommands.XGROUP, StreamGroupCommands.CREATECONSUMER, key, a.group, a.consumer);
+        } else {
+            consumer.seenTime = now;
+        }
+        ReplySink r = c.reply();
+        if (after != null) {
+            StreamId start = after.next();
+            List<StreamId> ids = new ArrayList<>();
+            if (start != null) {
+                for (StreamId id : consumer.pel.tailMap(start, true).keySet()) {
+                    if (count > 0 && ids.size() >= count) {
+                        break;
+                    }
+                    ids.add(id);
+                }
+            }
+            r.array(ids.size());
+            for (StreamId id : ids) {
+                byte[][] fields = s.get(id);
+                if (fields == null) {
+                    r.array(2);
+                    r.bulk(id.toBytes());
+                    r.nullArray();
+                    continue;
+                }
+                StreamGroup.Pending p = consumer.pel.get(id);
+                p.deliveryTime = now;
+                p.deliveryCount++;
+                StreamCommands.replyEntry(r, id, fields);
+                c.emit(StreamValue.claimFrame(key, a.group, p, id, null));
+            }
+            return;
+        }
+        StreamId start = g.lastId.next();
+        List<Map.Entry<StreamId, byte[][]>> entries =
+                start == null ? List.of() : s.range(start, StreamId.MAX, count, false);
+        boolean moved = false;
+        for (Map.Entry<StreamId, byte[][]> e : entries) {
+            StreamId id = e.getKey();
+            if (id.compareTo(g.lastId) > 0) {
+                if (g.entriesRead != -1 && !s.rangeHasTombstones(id, StreamId.MAX)) {
+                    g.entriesRead++;
+                } else if (s.entriesAdded() != 0) {
+                    g.entriesRead = s.estimateEntriesRead(id);
+                }
+                g.lastId = id;
+                moved = true;
+            }
+            if (!a.noack) {
+                StreamGroup.Pending p = g.assign(id, consumer, now, 1);
+                c.emit(StreamValue.claimFrame(key, a.group, p, id, null));
+            }
+        }
+        if (moved) {
+            StreamGroupCommands.emitPosition(c, key, a.group, g);
+        }
+        StreamCommands.replyEntries(r, entries);
+    }
+
+    /** A parked XREADGROUP {@code >}: served by the first stream whose group has an entry after its last id. */
+    private static final class GroupReadWait extends BlockingPop {
+        private final ReadArgs args;
+
+        GroupReadWait(Call c, List<byte[]> keys, ReadArgs args) {
+            super(c, keys, StreamValue.class);
+            this.args = args;
+        }
+
+        @Override
+        boolean hasData(byte[] key, Object value) {
+            StreamValue s = (StreamValue) value;
+            StreamGroup g = s.group(args.group);
+            return g == null || (s.length() > 0 && s.lastEntryId().compareTo(g.lastId) > 0);
+        }
+
+        @Override
+        void pop(Call c, byte[] key) {
+            StreamValue s = StreamCommands.forWrite(c, key);
+            StreamGroup g = s.group(args.group);
+            if (g == null) {
+                throw Call.fail(ErrorReply.of("NOGROUP the consumer group this client was blocked on no longer "
+                        + "exists"));
+            }
+            c.reply().array(1);
+            c.reply().array(2);
+            c.reply().bulk(key);
+            deliver(c, key, s, g, args, null, args.count == 0 ? BLOCKED_DEFAULT_COUNT : args.count);
+        }
     }
 
     /** {@code [key, [entries after id]]}. */

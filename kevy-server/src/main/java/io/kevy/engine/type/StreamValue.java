@@ -238,6 +238,48 @@ public final class StreamValue implements RedisValue {
         }
     }
 
+    /** Modelled listpack nodes (XINFO STREAM's {@code radix-tree-keys}). */
+    public int nodeCount() {
+        return nodes.size();
+    }
+
+    /**
+     * The nodes Redis's rax would have for the node keys (XINFO STREAM's {@code radix-tree-nodes}): keys are the
+     * 16-byte big-endian node ids; a rax has one compressed node per run of bytes no key branches in, one node
+     * per branching point, and one leaf per key (an empty rax is its root alone).
+     */
+    public long radixTreeNodes() {
+        if (nodes.isEmpty()) {
+            return 1;
+        }
+        byte[][] keys = new byte[nodes.size()][];
+        int i = 0;
+        for (StreamId id : nodes.keySet()) {
+            keys[i++] = java.nio.ByteBuffer.allocate(16).putLong(id.ms()).putLong(id.seq()).array();
+        }
+        return raxNodes(keys, 0, keys.length, 0);
+    }
+
+    private static long raxNodes(byte[][] keys, int from, int to, int depth) {
+        int lcp = depth;
+        while (lcp < 16 && keys[from][lcp] == keys[to - 1][lcp]) {
+            lcp++; // keys are sorted: the first and last share what all share
+        }
+        long n = lcp > depth ? 1 : 0;
+        if (lcp == 16) {
+            return n + 1; // a single key: its leaf
+        }
+        n++; // the branching node at lcp
+        int start = from;
+        for (int j = from + 1; j <= to; j++) {
+            if (j == to || keys[j][lcp] != keys[start][lcp]) {
+                n += raxNodes(keys, start, j, lcp + 1);
+                start = j;
+            }
+        }
+        return n;
+    }
+
     /** The consumer groups by name (byte order); changes write through. */
     public TreeMap<byte[], StreamGroup> groups() {
         return groups;
