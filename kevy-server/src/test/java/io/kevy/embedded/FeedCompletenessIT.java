@@ -190,7 +190,7 @@ class FeedCompletenessIT {
     }
 
     /**
-     * Keys by area: strings, hashes, lists, sets, sorted sets, keys sharing a hash tag, HyperLogLogs; "any" picks
+     * Keys by area: strings, hashes, lists, sets, sorted sets, keys sharing a hash tag, HyperLogLogs, streams; "any" picks
      * from all.
      */
     private static final class KeyPools implements CommandGenerator.Ctx {
@@ -205,6 +205,8 @@ class FeedCompletenessIT {
             area("z", "z:", 5);
             area("t", "{t}", 3);
             area("hll", "hll:", 4);
+            area("x", "x:", 4);
+            area("xs", "xs:", 2);
             all.add(new String(new byte[] {'b', 0, (byte) 0xff, '\r', '\n'}, StandardCharsets.ISO_8859_1));
         }
 
