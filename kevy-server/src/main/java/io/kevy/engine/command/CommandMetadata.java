@@ -129,6 +129,9 @@ final class CommandMetadata {
             r.array(1);
             writeKeySpec(r, keyFlags(s), s.keyNotes(), s.firstKey(),
                     s.lastKey() >= 0 ? s.lastKey() - s.firstKey() : s.lastKey(), s.step());
+        } else if (s.keyword() != null) {
+            r.array(1);
+            writeKeywordSpec(r, keyFlags(s), s.keyword(), s.keywordFrom());
         } else {
             r.array(0);
         }
@@ -136,6 +139,36 @@ final class CommandMetadata {
         for (CommandSpec sub : s.subcommands().values()) {
             writeInfo(r, sub);
         }
+    }
+
+    /** A keyword key spec: flags, a keyword begin_search, a range of half the rest (lastkey -1, limit 2). */
+    private static void writeKeywordSpec(ReplySink r, List<String> kf, String keyword, int from) {
+        r.array(6);
+        r.bulk("flags");
+        r.array(kf.size());
+        kf.forEach(r::simple);
+        r.bulk("begin_search");
+        r.array(4);
+        r.bulk("type");
+        r.bulk("keyword");
+        r.bulk("spec");
+        r.array(4);
+        r.bulk("keyword");
+        r.bulk(keyword);
+        r.bulk("startfrom");
+        r.integer(from);
+        r.bulk("find_keys");
+        r.array(4);
+        r.bulk("type");
+        r.bulk("range");
+        r.bulk("spec");
+        r.array(6);
+        r.bulk("lastkey");
+        r.integer(-1);
+        r.bulk("keystep");
+        r.integer(1);
+        r.bulk("limit");
+        r.integer(2);
     }
 
     /** One key spec: [notes], flags, an index begin_search at {@code index}, a range find_keys. */

@@ -44,6 +44,7 @@ final class StreamReadCommands {
 
     static void register(CommandTable t) {
         t.add(command("xread", -4).flags(READONLY, BLOCKING).keys(0, 0, 0, StreamReadCommands::keys)
+                .keywordKeys("STREAMS", 1)
                 .group(StreamCommands.GROUP).since("5.0.0")
                 .summary("Return never seen elements in multiple streams, with IDs greater than the ones reported by "
                         + "the caller for each stream. Can block.")
@@ -53,6 +54,7 @@ final class StreamReadCommands {
                         + "data.")
                 .handler(StreamReadCommands::xread));
         t.add(command("xreadgroup", -7).flags(WRITE, BLOCKING).keys(0, 0, 0, StreamReadCommands::keys)
+                .keywordKeys("STREAMS", 4)
                 .keyFlags("RO", "access").group(StreamCommands.GROUP).since("5.0.0")
                 .summary("Return new entries from a stream using a consumer group, or access the history of the "
                         + "pending entries for a given consumer. Can block.")
