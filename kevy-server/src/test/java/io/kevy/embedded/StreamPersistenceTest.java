@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Streams survive restarts: through the AOF (the frames replayed) and through a snapshot (the rebuild frames),
- * entries, counters, groups, consumers and pending entries (owner, delivery time and count) included.
+ * entries, counters, groups, consumers and pending entries (owner, delivery time and count) included, also pending
+ * entries whose stream entry was deleted.
  */
 class StreamPersistenceTest {
     @TempDir
@@ -29,6 +30,13 @@ class StreamPersistenceTest {
         s.execute("XREADGROUP", "GROUP", "g", "bob", "COUNT", "3", "STREAMS", "st", ">");
         s.execute("XCLAIM", "st", "g", "carol", "0", "120-0", "102-0", "TIME", "12345", "RETRYCOUNT", "4", "FORCE");
         s.execute("XACK", "st", "g", "121-0");
+        s.execute("XDEL", "st", "101-0", "107-0"); // pending, now without their entries
+        s.execute("XREADGROUP", "GROUP", "h", "early", "STREAMS", "st", "0"); // creates a consumer, reads nothing
+        s.execute("XADD", "ghosts", "1-1", "a", "b");
+        s.execute("XADD", "ghosts", "2-1", "a", "b");
+        s.execute("XGROUP", "CREATE", "ghosts", "g", "0");
+        s.execute("XREADGROUP", "GROUP", "g", "c", "STREAMS", "ghosts", ">");
+        s.execute("XDEL", "ghosts", "1-1", "2-1");
         s.execute("XGROUP", "CREATECONSUMER", "st", "h", "idle");
         s.execute("XGROUP", "CREATE", "empty", "g", "$", "MKSTREAM");
         s.execute("XSETID", "st", "999999999999999-5", "ENTRIESADDED", "5000", "MAXDELETEDID", "250-0");
@@ -43,6 +51,8 @@ class StreamPersistenceTest {
             assertThat(before.get("st")).contains("group g").contains("carol").contains("@12345#4")
                     .contains("group h").contains("idle");
             assertThat(before.get("empty")).contains("stream last=0-0");
+            assertThat(before.get("st")).contains("101-0:alice@").contains("107-0:bob@");
+            assertThat(before.get("ghosts")).contains("[]").contains("1-1:c@").contains("2-1:c@");
         }
         try (Store s = Store.open(Config.defaults().withFeed(0).withDataDir(dir))) {
             assertThat(StateDump.of(s.engine())).as("after replaying the AOF").isEqualTo(before);

@@ -363,28 +363,43 @@ public final class StreamValue implements RedisValue {
     private static final byte[] XCLAIM = ascii("XCLAIM");
 
     /**
-     * Emits the commands that rebuild this stream (Redis's AOF rewrite of a stream): {@code XADD k id f v ...} per
-     * entry (an empty stream: {@code XADD k MAXLEN 0 0-1 x y}), {@code XSETID k last ENTRIESADDED n MAXDELETEDID
-     * id}, then per group {@code XGROUP CREATE k g last ENTRIESREAD n}, {@code XGROUP CREATECONSUMER k g c} per
-     * consumer, and {@code XCLAIM k g c 0 id TIME t RETRYCOUNT n FORCE JUSTID} per pending entry. As in Redis, a
-     * pending entry whose stream entry was deleted is not rebuilt (XCLAIM drops it), nor a consumer's seen time.
+     * Emits the commands that rebuild this stream exactly (Redis's AOF rewrite of a stream, plus the pending entries
+     * whose stream entry is gone, which Redis's rewrite loses): {@code XADD k id f v ...} per entry, and a
+     * placeholder {@code XADD k id x y} per such "ghost" id (an empty stream without any: {@code XADD k MAXLEN 0 0-1
+     * x y}); per group {@code XGROUP CREATE k g last ENTRIESREAD n}, {@code XGROUP CREATECONSUMER k g c} per
+     * consumer and {@code XCLAIM k g c 0 id TIME t RETRYCOUNT n FORCE JUSTID} per pending entry; then the ghosts
+     * go again ({@code XTRIM k MINID <first entry>} for those before the first entry, or {@code MAXLEN 0} when no
+     * entry is left, and {@code XDEL} for the others) and {@code XSETID k last ENTRIESADDED n MAXDELETEDID id}
+     * restores the counters. Not rebuilt: consumers' seen times, and the modelled node boundaries.
      */
     @Override
     public void rebuild(byte[] key, Consumer<byte[][]> frames) {
-        if (entries.isEmpty()) {
+        java.util.TreeSet<StreamId> ghosts = new java.util.TreeSet<>();
+        for (StreamGroup g : groups.values()) {
+            for (StreamId id : g.pel.keySet()) {
+                if (!entries.containsKey(id)) {
+                    ghosts.add(id);
+                }
+            }
+        }
+        if (entries.isEmpty() && ghosts.isEmpty()) {
             frames.accept(new byte[][] {XADD, key, ascii("MAXLEN"), ascii("0"), ascii("0-1"), ascii("x"),
                     ascii("y")});
         }
-        for (Map.Entry<StreamId, byte[][]> e : entries.entrySet()) {
-            byte[][] f = new byte[3 + e.getValue().length][];
+        java.util.TreeSet<StreamId> ids = new java.util.TreeSet<>(entries.keySet());
+        ids.addAll(ghosts);
+        for (StreamId id : ids) {
+            byte[][] fields = entries.get(id);
+            if (fields == null) {
+                fields = new byte[][] {ascii("x"), ascii("y")};
+            }
+            byte[][] f = new byte[3 + fields.length][];
             f[0] = XADD;
             f[1] = key;
-            f[2] = e.getKey().toBytes();
-            System.arraycopy(e.getValue(), 0, f, 3, e.getValue().length);
+            f[2] = id.toBytes();
+            System.arraycopy(fields, 0, f, 3, fields.length);
             frames.accept(f);
         }
-        frames.accept(new byte[][] {XSETID, key, lastId.toBytes(), ascii("ENTRIESADDED"),
-                RedisNumbers.toBytes(entriesAdded), ascii("MAXDELETEDID"), maxDeletedId.toBytes()});
         for (Map.Entry<byte[], StreamGroup> ge : groups.entrySet()) {
             StreamGroup g = ge.getValue();
             frames.accept(new byte[][] {XGROUP, ascii("CREATE"), key, ge.getKey(), g.lastId.toBytes(),
@@ -393,12 +408,28 @@ public final class StreamValue implements RedisValue {
                 frames.accept(new byte[][] {XGROUP, ascii("CREATECONSUMER"), key, ge.getKey(), c.name});
             }
             for (Map.Entry<StreamId, StreamGroup.Pending> pe : g.pel.entrySet()) {
-                StreamGroup.Pending p = pe.getValue();
-                if (entries.containsKey(pe.getKey())) {
-                    frames.accept(claimFrame(key, ge.getKey(), p, pe.getKey(), null));
+                frames.accept(claimFrame(key, ge.getKey(), pe.getValue(), pe.getKey(), null));
+            }
+        }
+        if (!ghosts.isEmpty()) {
+            if (entries.isEmpty()) {
+                frames.accept(new byte[][] {ascii("XTRIM"), key, ascii("MAXLEN"), ascii("0")});
+            } else {
+                StreamId first = entries.firstKey();
+                if (ghosts.first().compareTo(first) < 0) {
+                    frames.accept(new byte[][] {ascii("XTRIM"), key, ascii("MINID"), first.toBytes()});
+                }
+                List<byte[]> del = new ArrayList<>(List.of(ascii("XDEL"), key));
+                for (StreamId id : ghosts.tailSet(first, false)) {
+                    del.add(id.toBytes());
+                }
+                if (del.size() > 2) {
+                    frames.accept(del.toArray(new byte[0][]));
                 }
             }
         }
+        frames.accept(new byte[][] {XSETID, key, lastId.toBytes(), ascii("ENTRIESADDED"),
+                RedisNumbers.toBytes(entriesAdded), ascii("MAXDELETEDID"), maxDeletedId.toBytes()});
     }
 
     /**
