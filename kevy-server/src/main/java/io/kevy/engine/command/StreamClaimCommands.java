@@ -19,7 +19,8 @@ import java.util.Map;
  * entry whose stream entry was deleted is dropped from the PEL instead (7.0's behaviour; XAUTOCLAIM lists those
  * ids in its third reply element).
  *
- * <p>Frames (feed contract §7): per claimed entry {@code XCLAIM k g <consumer> 0 <id> TIME <delivery ms>
+ * <p>Frames (feed contract §7): {@code XGROUP CREATECONSUMER k g c} when the claim created the consumer; per
+ * claimed entry {@code XCLAIM k g <consumer> 0 <id> TIME <delivery ms>
  * RETRYCOUNT <count> FORCE JUSTID}, which sets the entry's owner, time and count exactly (Redis's propagation,
  * without LASTID); per dropped entry {@code XACK k g <id>}; when XCLAIM's LASTID raised the group's last id,
  * {@code XGROUP SETID k g <id> ENTRIESREAD <n>}. Nothing when nothing changed.
@@ -50,11 +51,12 @@ final class StreamClaimCommands {
         return g;
     }
 
-    /** The consumer named by argument 3, created (seen now) when missing. */
+    /** The consumer named by argument 3, created (seen now, and emitted) when missing. */
     private static StreamGroup.Consumer consumer(Call c, StreamGroup g) {
         StreamGroup.Consumer co = g.consumer(c.arg(3));
         if (co == null) {
             co = g.createConsumer(c.arg(3), c.now());
+            c.emit(StreamGroupCommands.XGROUP, StreamGroupCommands.CREATECONSUMER, c.arg(1), c.arg(2), c.arg(3));
         } else {
             co.seenTime = c.now();
         }

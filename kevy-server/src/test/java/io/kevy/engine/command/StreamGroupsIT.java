@@ -219,7 +219,8 @@ class StreamGroupsIT {
         assertThat(oracle.frames().take()).singleElement().asString()
                 .matches("XCLAIM fg g c 0 2-1 TIME \\d+ RETRYCOUNT 2 FORCE JUSTID");
         k.call("XCLAIM", "fg", "g", "d", "0", "2-1", "TIME", "5", "JUSTID");
-        assertThat(oracle.frames().take()).containsExactly("XCLAIM fg g d 0 2-1 TIME 5 RETRYCOUNT 2 FORCE JUSTID");
+        assertThat(oracle.frames().take()).containsExactly("XGROUP CREATECONSUMER fg g d",
+                "XCLAIM fg g d 0 2-1 TIME 5 RETRYCOUNT 2 FORCE JUSTID");
         k.call("XDEL", "fg", "2-1");
         oracle.frames().take();
         k.call("XAUTOCLAIM", "fg", "g", "e", "0", "0");
