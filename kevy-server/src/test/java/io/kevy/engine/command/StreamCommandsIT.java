@@ -109,6 +109,10 @@ class StreamCommandsIT {
         same("SCAN 0 TYPE stream COUNT 1000");
         same("SCAN 0 TYPE STREAM COUNT 1000");
         assertThat(oracle.kevy().raw().call("MEMORY", "USAGE", "ks")).matches(":\\d+\r\n");
+        same("SORT ks");
+        same("LPUSH ks a");
+        same("GET ks");
+        same("HGETALL ks");
         same("COPY ks {ks}copy");
         same("XINFO STREAM {ks}copy");
         same("XPENDING {ks}copy g");
