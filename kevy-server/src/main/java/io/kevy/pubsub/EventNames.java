@@ -54,6 +54,10 @@ final class EventNames {
             destination(shard, origin, argv, verb, frame, out);
             return;
         }
+        if (verb.startsWith("X")) {
+            streamEvents(origin, verb, frame, out);
+            return;
+        }
         switch (verb) {
             case "SET" -> {
                 if ("pfcount".equals(origin) || "pfdebug".equals(origin)) {
@@ -99,13 +103,40 @@ final class EventNames {
     }
 
     /**
+     * Redis 7.0's stream events ({@code t} class): {@code xadd} (and {@code xtrim} when it trimmed), {@code xtrim},
+     * {@code xdel}, {@code xsetid}, {@code xgroup-<subcommand>} for XGROUP, and {@code xgroup-createconsumer} when
+     * XREADGROUP, XCLAIM or XAUTOCLAIM create a consumer. The XCLAIM, XACK and XGROUP SETID frames of reads and
+     * claims fire nothing, as those commands notify nothing in Redis.
+     */
+    private static void streamEvents(String origin, String verb, byte[][] frame, Sink out) {
+        switch (verb) {
+            case "XADD" -> {
+                out.event(KeyspaceEvents.STREAM, "xadd", frame[1]);
+                if (frame.length > 2 && "MAXLEN".equals(new String(frame[2], StandardCharsets.US_ASCII))) {
+                    out.event(KeyspaceEvents.STREAM, "xtrim", frame[1]);
+                }
+            }
+            case "XTRIM", "XDEL", "XSETID" -> out.event(KeyspaceEvents.STREAM,
+                    verb.toLowerCase(java.util.Locale.ROOT), frame[1]);
+            case "XGROUP" -> {
+                String sub = new String(frame[1], StandardCharsets.US_ASCII).toLowerCase(java.util.Locale.ROOT);
+                if ((origin != null && origin.startsWith("xgroup")) || sub.equals("createconsumer")) {
+                    out.event(KeyspaceEvents.STREAM, "xgroup-" + sub, frame[2]);
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    /**
      * A frame on the destination of a command that rebuilds it (a {@code *STORE}, COPY, a RENAME across shards):
      * RENAME's source fires {@code rename_from}; the destination fires the command's event once, or {@code del}
      * when the command deleted it (an empty result).
      */
     private static void destination(Shard shard, String origin, byte[][] argv, String verb, byte[][] frame,
             Sink out) {
-        byte[] key = frame[1];
+        byte[] key = io.kevy.resp.FrameKeys.key(frame);
         boolean rename = origin.startsWith("rename");
         if (rename && verb.equals("DEL") && Arrays.equals(key, argv[1])) {
             out.event(KeyspaceEvents.GENERIC, "rename_from", key);

@@ -6,7 +6,7 @@ import java.util.function.Consumer;
 /**
  * The keys an effect frame touches. {@link #forEach} knows the four key layouts of the engine's own frames
  * ({@code DEL k1 k2 ...} all arguments, {@code MSET k1 v1 k2 v2 ...} every other argument, {@code RENAME src dst}
- * both, every other frame its first argument; feed contract §7) without a table, as the shards signal the keys
+ * both, every other frame its first argument but {@code XGROUP <sub> k}'s; feed contract §7) without a table, as the shards signal the keys
  * of every frame they emit; {@link #isSingleKey} (the PREFIX filter's test, §8) reads the verb's shape from the
  * command table ({@link KeyShape.Lookup}).
  */
@@ -34,8 +34,18 @@ public final class FrameKeys {
                 action.accept(frame[2]);
             }
         } else {
-            action.accept(frame[1]);
+            action.accept(key(frame));
         }
+    }
+
+    private static final byte[] XGROUP = "XGROUP".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /**
+     * The key of a single-key frame: its first argument, except {@code XGROUP <sub> k ...} (the stream frames of
+     * consumer groups), whose key is the second; for the multi-key layouts, the first key.
+     */
+    public static byte[] key(byte[][] frame) {
+        return frame.length > 2 && Arrays.equals(frame[0], XGROUP) ? frame[2] : frame[1];
     }
 
     /**

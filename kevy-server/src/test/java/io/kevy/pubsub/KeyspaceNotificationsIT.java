@@ -244,6 +244,35 @@ class KeyspaceNotificationsIT {
     }
 
     @Test
+    void streamCommands() {
+        same("XADD", "st", "1-1", "f", "v");
+        same("XADD", "st", "2-1", "f", "v");
+        same("XADD", "st", "MAXLEN", "1", "3-1", "f", "v");
+        same("XADD", "st", "MAXLEN", "5", "4-1", "f", "v");
+        same("XADD", "st", "NOMKSTREAM", "5-1", "f", "v");
+        same("XADD", "nost", "NOMKSTREAM", "5-1", "f", "v");
+        same("XDEL", "st", "4-1", "9-9");
+        same("XDEL", "st", "9-9");
+        same("XTRIM", "st", "MAXLEN", "0");
+        same("XTRIM", "st", "MAXLEN", "0");
+        same("XSETID", "st", "10-0");
+        same("XGROUP", "CREATE", "st", "g", "$");
+        same("XGROUP", "CREATE", "st2", "g", "$", "MKSTREAM");
+        same("XGROUP", "SETID", "st", "g", "0");
+        same("XGROUP", "CREATECONSUMER", "st", "g", "c");
+        same("XADD", "st", "11-0", "f", "v");
+        same("XREADGROUP", "GROUP", "g", "c2", "STREAMS", "st", ">");
+        same("XREADGROUP", "GROUP", "g", "c2", "NOACK", "STREAMS", "st", ">");
+        same("XCLAIM", "st", "g", "c3", "0", "11-0");
+        same("XAUTOCLAIM", "st", "g", "c4", "0", "0");
+        same("XACK", "st", "g", "11-0");
+        same("XGROUP", "DELCONSUMER", "st", "g", "c");
+        same("XGROUP", "DESTROY", "st", "g");
+        same("COPY", "st", "{st}copy");
+        sameUnordered("RENAME", "st", "renamed"); // across shards the destination is rebuilt first
+    }
+
+    @Test
     void blockingPopsServedByAPush() {
         try (RawClient kb = kevy.raw(); RawClient rb = redis.raw()) {
             kb.command("BLPOP", "q", "0");

@@ -96,6 +96,14 @@ abstract class BlockingPop implements Waiter, KeyWaiter {
         }
     }
 
+    /**
+     * Whether {@code value}, of the waiter's type, holds data for this waiter; true for pops (a stored list or
+     * sorted set is never empty), XREAD's waiter checks for entries after its id.
+     */
+    boolean hasData(byte[] key, Object value) {
+        return true;
+    }
+
     /** The index of a shard the pop needs besides the key's (BLMOVE's destination), or -1. */
     int otherShard() {
         return -1;
@@ -118,7 +126,7 @@ abstract class BlockingPop implements Waiter, KeyWaiter {
         Shard shard = engine.shardFor(key);
         long now = engine.clock().millis();
         Dict.Node<Object> n = shard.keyspace().peek(key, now);
-        if (n == null || !type.isInstance(n.value())) {
+        if (n == null || !type.isInstance(n.value()) || !hasData(key, n.value())) {
             return Served.SKIPPED;
         }
         int other = otherShard();

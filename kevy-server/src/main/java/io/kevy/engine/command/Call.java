@@ -244,12 +244,13 @@ public final class Call {
     }
 
     /**
-     * Emits an effect frame (feed contract §7) on the shard of its key, {@code frame[1]}. Every key of the
+     * Emits an effect frame (feed contract §7) on the shard of its key, {@code frame[1]} (XGROUP's: {@code frame[2]},
+     * {@link io.kevy.resp.FrameKeys#key}). Every key of the
      * frame must live on that shard. The arrays must not be mutated afterwards.
      */
     public void emit(byte[]... frame) {
         RequestBytes r = request;
-        Shard shard = shardOf(frame[1]);
+        Shard shard = shardOf(io.kevy.resp.FrameKeys.key(frame));
         if (shard.tracksOrigin()) {
             shard.origin(spec.name(), argv); // the event name keyspace notifications give this frame
         }

@@ -29,6 +29,11 @@ public interface CommandFamily {
                 ZSetCommands::register,
                 GeoCommands::register,
                 BlockingZSetCommands::register,
+                StreamCommands::register,
+                StreamReadCommands::register,
+                StreamGroupCommands::register,
+                StreamClaimCommands::register,
+                StreamInfoCommands::register,
                 SortCommands::register,
                 TransactionCommands::register);
     }

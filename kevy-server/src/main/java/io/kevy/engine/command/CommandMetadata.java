@@ -129,9 +129,12 @@ final class CommandMetadata {
             r.array(1 + s.keywordKeys().size());
             writeKeySpec(r, keyFlags(s), s.keyNotes(), s.firstKey(),
                     s.lastKey() >= 0 ? s.lastKey() - s.firstKey() : s.lastKey(), s.step());
-            for (String keyword : s.keywordKeys()) {
-                writeKeywordKeySpec(r, keyword, s.keywordKeysFrom());
+            for (String keyword : s.keywordKeys()) { // the key after each keyword: GEORADIUS's STORE
+                writeKeywordSpec(r, List.of("OW", "update"), keyword, s.keywordKeysFrom(), 0, 1, 0);
             }
+        } else if (s.keyword() != null) { // half the arguments after the keyword: XREAD's STREAMS
+            r.array(1);
+            writeKeywordSpec(r, keyFlags(s), s.keyword(), s.keywordFrom(), -1, 1, 2);
         } else {
             r.array(0);
         }
@@ -141,13 +144,16 @@ final class CommandMetadata {
         }
     }
 
-    /** A keyword key spec: {@code OW update}, the key after {@code keyword} searched from {@code startFrom}. */
-    private static void writeKeywordKeySpec(ReplySink r, String keyword, int startFrom) {
+    /**
+     * A keyword key spec: flags, a {@code keyword} begin_search from argument {@code from}, then a range find_keys
+     * ({@code lastkey}, {@code keystep}, {@code limit} as Redis's key-spec fields).
+     */
+    private static void writeKeywordSpec(ReplySink r, List<String> kf, String keyword, int from, int lastKey,
+            int step, int limit) {
         r.array(6);
         r.bulk("flags");
-        r.array(2);
-        r.simple("OW");
-        r.simple("update");
+        r.array(kf.size());
+        kf.forEach(r::simple);
         r.bulk("begin_search");
         r.array(4);
         r.bulk("type");
@@ -157,11 +163,7 @@ final class CommandMetadata {
         r.bulk("keyword");
         r.bulk(keyword);
         r.bulk("startfrom");
-        r.integer(startFrom);
-        writeRangeFindKeys(r, 0, 1);
-    }
-
-    private static void writeRangeFindKeys(ReplySink r, int lastKey, int step) {
+        r.integer(from);
         r.bulk("find_keys");
         r.array(4);
         r.bulk("type");
@@ -173,7 +175,7 @@ final class CommandMetadata {
         r.bulk("keystep");
         r.integer(step);
         r.bulk("limit");
-        r.integer(0);
+        r.integer(limit);
     }
 
     /** One key spec: [notes], flags, an index begin_search at {@code index}, a range find_keys. */

@@ -50,6 +50,8 @@ public final class CommandSpec {
     private final java.util.List<String> acl;
     private final java.util.List<String> keyFlags;
     private final String keyNotes;
+    private final String keyword;
+    private final int keywordFrom;
     private final java.util.List<String> sourceKeyFlags;
     private final java.util.List<String> tips;
     private final java.util.List<String> keywordKeys;
@@ -80,6 +82,8 @@ public final class CommandSpec {
         this.acl = b.acl;
         this.keyFlags = b.keyFlags;
         this.keyNotes = b.keyNotes;
+        this.keyword = b.keyword;
+        this.keywordFrom = b.keywordFrom;
         this.sourceKeyFlags = b.sourceKeyFlags;
         this.tips = b.tips;
         this.keywordKeys = b.keywordKeys;
@@ -183,6 +187,19 @@ public final class CommandSpec {
     /** The key-spec flags COMMAND reports ({@code "RW", "update"}), or null to derive them from the flags. */
     public java.util.List<String> keyFlags() {
         return keyFlags;
+    }
+
+    /**
+     * The keyword after which a movable-key command's keys follow (XREAD's {@code STREAMS}), for its key spec's
+     * {@code keyword} begin_search; null when the key spec is not a keyword search.
+     */
+    public String keyword() {
+        return keyword;
+    }
+
+    /** Where the search for {@link #keyword()} starts (Redis's {@code startfrom}). */
+    public int keywordFrom() {
+        return keywordFrom;
     }
 
     /** The notes of the (first) key spec COMMAND INFO shows, or null (Redis's {@code key_specs[].notes}). */
@@ -307,6 +324,8 @@ public final class CommandSpec {
         private java.util.List<String> acl;
         private java.util.List<String> keyFlags;
         private String keyNotes;
+        private String keyword;
+        private int keywordFrom;
         private java.util.List<String> sourceKeyFlags;
         private java.util.List<String> tips = java.util.List.of();
         private java.util.List<String> keywordKeys = java.util.List.of();
@@ -369,6 +388,16 @@ public final class CommandSpec {
         /** The key-spec flags COMMAND reports for the keys, as Redis's ({@code "RW", "access", "update"}). */
         public Builder keyFlags(String... flags) {
             this.keyFlags = java.util.List.of(flags);
+            return this;
+        }
+
+        /**
+         * The key spec is Redis's {@code keyword} search: {@code keyword} from argument {@code from}, then a range
+         * of half the remaining arguments (XREAD's and XREADGROUP's {@code STREAMS key ... id ...}).
+         */
+        public Builder keywordSearch(String keyword, int from) {
+            this.keyword = keyword;
+            this.keywordFrom = from;
             return this;
         }
 

@@ -68,6 +68,11 @@ final class DebugDigest {
                 mix(e, v);
                 xor(digest, e);
             });
+            case STREAM -> ((RedisValue) value).rebuild(node.key(), frame -> {
+                for (int i = 2; i < frame.length; i++) {
+                    mix(digest, frame[i]); // kevy's own order-sensitive digest of the rebuild (not Redis's bytes)
+                }
+            });
             default -> ((RedisValue) value).rebuild(node.key(), frame -> {
                 byte[][] elements = Arrays.copyOfRange(frame, 2, frame.length);
                 switch (type) {

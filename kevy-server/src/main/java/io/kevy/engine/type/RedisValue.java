@@ -23,7 +23,10 @@ public interface RedisValue {
     /** A deep copy (COPY, cross-shard RENAME). Member byte arrays are shared: they are immutable. */
     RedisValue copy();
 
-    /** Number of elements (fields, members); a stored value is never empty. */
+    /**
+     * Number of elements (fields, members, entries); a stored value is never empty, except a stream (XDEL of every
+     * entry, XTRIM MAXLEN 0 and XGROUP CREATE MKSTREAM leave an empty stream, as in Redis).
+     */
     int size();
 
     /**

@@ -6,7 +6,8 @@ public enum ValueType {
     LIST("list"),
     SET("set"),
     ZSET("zset"),
-    HASH("hash");
+    HASH("hash"),
+    STREAM("stream");
 
     private final String typeName;
 

@@ -24,7 +24,8 @@ public final class Generators {
                 new BitmapSortGenerator(),
                 new HyperLogLogGenerator(),
                 new GeoGenerator(),
-                new DumpGenerator());
+                new DumpGenerator(),
+                new StreamGenerator());
         List<CommandGenerator> all = new ArrayList<>(data);
         all.add(new TransactionGenerator(data));
         ALL = List.copyOf(all);

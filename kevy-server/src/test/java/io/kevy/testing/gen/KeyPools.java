@@ -8,7 +8,7 @@ import java.util.Random;
 import java.util.TreeMap;
 
 /**
- * Keys by area: strings, hashes, lists, sets, sorted sets, keys sharing a hash tag, HyperLogLogs; "any" picks
+ * Keys by area: strings, hashes, lists, sets, sorted sets, keys sharing a hash tag, HyperLogLogs, streams; "any" picks
  * from all.
  */
 final class KeyPools implements CommandGenerator.Ctx {
@@ -23,6 +23,8 @@ final class KeyPools implements CommandGenerator.Ctx {
         area("z", "z:", 5);
         area("t", "{t}", 3);
         area("hll", "hll:", 4);
+        area("x", "x:", 4);
+        area("xs", "xs:", 2);
         all.add(new String(new byte[] {'b', 0, (byte) 0xff, '\r', '\n'}, StandardCharsets.ISO_8859_1));
     }
 
