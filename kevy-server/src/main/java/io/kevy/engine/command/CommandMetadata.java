@@ -164,6 +164,11 @@ final class CommandMetadata {
         r.bulk(keyword);
         r.bulk("startfrom");
         r.integer(from);
+        writeRangeFindKeys(r, lastKey, step, limit);
+    }
+
+    /** A range find_keys: Redis's {@code lastkey}, {@code keystep} and {@code limit}. */
+    private static void writeRangeFindKeys(ReplySink r, int lastKey, int step, int limit) {
         r.bulk("find_keys");
         r.array(4);
         r.bulk("type");
@@ -196,7 +201,7 @@ final class CommandMetadata {
         r.array(2);
         r.bulk("index");
         r.integer(index);
-        writeRangeFindKeys(r, lastKey, step);
+        writeRangeFindKeys(r, lastKey, step, 0);
     }
 
     /** One COMMAND DOCS map: summary, since, group, complexity (when known), subcommands (when any). */
