@@ -29,6 +29,7 @@ public interface CommandFamily {
                 ZSetCommands::register,
                 BlockingZSetCommands::register,
                 SortCommands::register,
-                TransactionCommands::register);
+                TransactionCommands::register,
+                FeedValueCommands::register);
     }
 }
