@@ -296,7 +296,9 @@ public final class FeedMirror<K, V> implements AutoCloseable {
             }
             case RENAME: {
                 MirroredValue<V> old = values.get(buf(r.keys[0]));
-                if (!java.util.Arrays.equals(r.keys[0], r.keys[1])) {
+                if (old == null) {
+                    reread(r.keys); // a RENAME of a key the mirror lacks: upstream's failed RENAME, or a stale mirror
+                } else if (!java.util.Arrays.equals(r.keys[0], r.keys[1])) {
                     put(r.keys[0], null);
                     put(r.keys[1], old);
                 }

@@ -43,7 +43,7 @@ final class ReadOverlap {
 
     /** True while frames from {@code cursor} on may overlap a read. */
     boolean activeAt(Cursor cursor) {
-        return cursor.generation() == generation && cursor.offset() < end && !at.isEmpty();
+        return cursor.generation() == generation && cursor.offset() < end;
     }
 
     /** True when the read of {@code key} already holds the frame at {@code offset}. */

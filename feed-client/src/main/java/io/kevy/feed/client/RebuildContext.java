@@ -32,7 +32,7 @@ public final class RebuildContext<K, V> {
     private long entries;
     private long keys;
     private long vanished;
-    /** shard → key → the offset it was read at (only reads after the carried cursor: the others hold no frame). */
+    /** shard → key → the offset it was read at (exact reads only after the carried cursor: the others hold no frame). */
     private final java.util.Map<Integer, java.util.Map<java.nio.ByteBuffer, Long>> readAt = new java.util.HashMap<>();
     private boolean readsRecorded;
 
@@ -111,7 +111,9 @@ public final class RebuildContext<K, V> {
         Cursor carried = scope.carried().get(read.at().shard());
         Objects.requireNonNull(carried, "key not covered by this rebuild");
         readsRecorded = true;
-        if (read.at().generation() == carried.generation() && read.at().offset() > carried.offset()) {
+        // an exact read at the carried cursor holds no frame that is read again; a fallback read may hold later ones
+        if (read.at().generation() == carried.generation()
+                && (read.at().offset() > carried.offset() || !read.exact())) {
             readAt.computeIfAbsent(read.at().shard(), s -> new java.util.HashMap<>())
                     .put(java.nio.ByteBuffer.wrap(read.key()), read.at().offset());
         }
