@@ -4,7 +4,9 @@
 # rebuild's duration, the wall time from consumer start, keys/s. Runs io.kevy.bench.RebuildBench from
 # bench/target/benchmarks.jar against a fresh server process (feed on, AOF off, snapshots off).
 #
-# Usage: bench/rebuild.sh [--csv] [--quick] [--keys N] [--others N]
+# Usage: bench/rebuild.sh [--csv] [--quick] [--keys N] [--others N] [--read exact|plain]
+#   --read    exact (default): FEED.VALUE per key (exact rebuilds); plain: FEED.TAIL per page, then TYPE and the
+#             value reads (the upstream fallback, the reads before exact rebuilds)
 #   --quick   200k keys among 200k others
 #   --csv     machine-readable: a "# machine: ..." line, then figure,value,unit,params
 # Env: SERVER_JAVA_OPTS, HARNESS_JAVA_OPTS extra JVM options for the kevy server and the Java harness
@@ -14,13 +16,15 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=bench/common.sh
 source "$ROOT/bench/common.sh"
 
-CSV=0; KEYS=1000000; OTHERS=1000000
+CSV=0; KEYS=1000000; OTHERS=1000000; READ=exact
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --csv) CSV=1 ;;
     --quick) KEYS=200000; OTHERS=200000 ;;
     --keys) need_value rebuild.sh "$1" "$@"; KEYS="$2"; shift ;;
     --others) need_value rebuild.sh "$1" "$@"; OTHERS="$2"; shift ;;
+    --read) need_value rebuild.sh "$1" "$@"; READ="$2"; shift
+            [[ $READ == exact || $READ == plain ]] || { echo "rebuild.sh: --read is exact or plain, got $READ" >&2; exit 2; } ;;
     -h|--help) usage; exit 0 ;;
     *) echo "rebuild.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -34,6 +38,6 @@ build_if_stale
 CSVFLAG=(); [[ $CSV == 1 ]] && CSVFLAG=(--csv)
 if [[ $CSV == 1 ]]; then echo "# machine: $(machine)"; echo "figure,value,unit,params"; else echo "machine: $(machine)"; fi
 port=$(free_port); start_kevy "$port" --no-aof --feed; pid=$LAST_PID
-harness io.kevy.bench.RebuildBench --port "$port" --keys "$KEYS" --others "$OTHERS" "${CSVFLAG[@]}"
+harness io.kevy.bench.RebuildBench --port "$port" --keys "$KEYS" --others "$OTHERS" --read "$READ" "${CSVFLAG[@]}"
 stop_server "$port" "$pid"
 if [[ $CSV == 1 ]]; then echo "# done, load $(load1)"; else echo "done, load $(load1)"; fi

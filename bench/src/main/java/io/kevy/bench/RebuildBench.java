@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * default SCAN COUNT and batch size, and a handler that counts SNAPSHOT entries; the figures are the rebuild's
  * own duration ({@link RebuildResult#duration()}), the wall time from start to its end (connection and tail
  * queries included), and keys per second. Options: {@code --port}, {@code --keys}, {@code --others},
+ * {@code --read exact|plain} (exact: FEED.VALUE per key, the default; plain: {@link PlainReadsSource}),
  * {@code --csv}.
  */
 public final class RebuildBench {
@@ -34,6 +35,10 @@ public final class RebuildBench {
         int port = a.integer("port", 6004);
         int keys = a.integer("keys", 1_000_000);
         int others = a.integer("others", 1_000_000);
+        String read = a.string("read", "exact");
+        if (!read.equals("exact") && !read.equals("plain")) {
+            throw new IllegalArgumentException("--read must be exact or plain, got " + read);
+        }
         String uri = "redis://127.0.0.1:" + port;
         RedisClient client = RedisClient.create(uri);
         try (StatefulRedisConnection<byte[], byte[]> c = client.connect(ByteArrayCodec.INSTANCE)) {
@@ -45,7 +50,8 @@ public final class RebuildBench {
         AtomicLong entries = new AtomicLong();
         CompletableFuture<RebuildResult> done = new CompletableFuture<>();
         FeedConsumer<byte[], byte[]> consumer = FeedConsumer.builder(ByteArrayCodec.INSTANCE)
-                .source(FeedSource.connect(uri)).name("bench-rebuild").prefixes("rb:")
+                .source(read.equals("exact") ? FeedSource.connect(uri) : new PlainReadsSource(FeedSource.connect(uri)))
+                .name("bench-rebuild").prefixes("rb:")
                 .startFrom(StartFrom.REBUILD).onRebuild(ScanRebuild.create())
                 .handler(b -> {
                     if (b.kind() == Batch.Kind.SNAPSHOT) {
@@ -68,7 +74,8 @@ public final class RebuildBench {
                         + " entries), expected " + keys);
             }
             String params = keys + " keys under rb: among " + others + " others, remote, ScanRebuild SCAN COUNT "
-                    + ScanRebuild.DEFAULT_SCAN_COUNT + ", batch " + ScanRebuild.DEFAULT_BATCH_SIZE;
+                    + ScanRebuild.DEFAULT_SCAN_COUNT + ", batch " + ScanRebuild.DEFAULT_BATCH_SIZE + ", reads " + read
+                    + (read.equals("exact") ? " (FEED.VALUE)" : " (FEED.TAIL, TYPE/PEXPIRETIME, GET)");
             double secs = r.duration().toNanos() / 1e9;
             out.figure("rebuild.duration", secs, "s", params);
             out.figure("rebuild.wall", wall, "s", "from consumer start to the rebuild's end");

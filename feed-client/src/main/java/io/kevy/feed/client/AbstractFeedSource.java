@@ -89,6 +89,67 @@ abstract class AbstractFeedSource implements FeedSource {
         return snapshots(keys, 1);
     }
 
+    /** False once the server answered FEED.VALUE with "unknown command" (upstream kevy): the fallback from then on. */
+    private volatile boolean feedValue = true;
+
+    /**
+     * {@code FEED.VALUE} of every key in one pipeline (exact reads, {@link KeyRead#exact()}); when the server
+     * does not know the command (upstream kevy) the {@link FeedSource#reads fallback} from then on.
+     */
+    @Override
+    public CompletionStage<List<KeyRead>> reads(List<byte[]> keys, int shardCount) {
+        if (!feedValue || keys.isEmpty()) {
+            return FeedSource.super.reads(keys, shardCount);
+        }
+        List<byte[][]> argvs = new ArrayList<>(keys.size());
+        for (byte[] k : keys) {
+            argvs.add(new byte[][] {FEED_VALUE, k});
+        }
+        boolean[] arrays = new boolean[keys.size()];
+        java.util.Arrays.fill(arrays, true);
+        CompletableFuture<?>[] replies = futures(callAll(argvs, arrays));
+        return CompletableFuture.allOf(handled(replies)).thenCompose(done -> {
+            List<KeyRead> out = new ArrayList<>(keys.size());
+            long now = System.currentTimeMillis();
+            for (int i = 0; i < replies.length; i++) {
+                Throwable err = failure(replies[i]);
+                if (err instanceof KevyServerException e && e.getMessage().startsWith("ERR unknown command")) {
+                    feedValue = false;
+                    return FeedSource.super.reads(keys, shardCount);
+                }
+                if (err != null) {
+                    return CompletableFuture.failedFuture(err);
+                }
+                out.add(keyRead(keys.get(i), shardCount, list(replies[i].join(), "FEED.VALUE"), now));
+            }
+            return CompletableFuture.completedFuture(out);
+        });
+    }
+
+    /** A FEED.VALUE reply {@code [generation, next_offset, type, pexpiretime, value]} as a {@link KeyRead}. */
+    private static KeyRead keyRead(byte[] key, int shardCount, List<?> r, long now) {
+        if (r.size() != 5) {
+            throw new KevyProtocolException("FEED.VALUE: expected 5 elements, got " + r.size());
+        }
+        Cursor at = new Cursor(io.kevy.common.Slots.shard(key, shardCount), (Long) r.get(0), (Long) r.get(1));
+        ValueType type = ValueType.ofTypeReply(new String((byte[]) r.get(2), StandardCharsets.US_ASCII));
+        long expireAt = (Long) r.get(3);
+        if (type == null || expireAt == -2) {
+            return new KeyRead(key, at, null, true);
+        }
+        Object value = r.get(4);
+        List<byte[]> flat = new ArrayList<>();
+        if (value instanceof byte[] b) {
+            flat.add(b);
+        } else if (value instanceof List<?> l) {
+            for (Object o : l) {
+                flat.add((byte[]) o);
+            }
+        }
+        long ttl = expireAt < 0 ? -1 : Math.max(0, expireAt - now);
+        return new KeyRead(key, at, new KeySnapshot(key, type, flat, ttl, expireAt < 0 ? -1 : expireAt), true);
+    }
+
     /** PEXPIRETIME's answer when it was not asked or failed: PTTL decides. */
     private static final long ASK_PTTL = Long.MIN_VALUE;
 
@@ -229,6 +290,7 @@ abstract class AbstractFeedSource implements FeedSource {
     }
 
     private static final byte[] TYPE = ascii("TYPE");
+    private static final byte[] FEED_VALUE = ascii("FEED.VALUE");
     private static final byte[] PTTL = ascii("PTTL");
     private static final byte[] PEXPIRETIME = ascii("PEXPIRETIME");
     private static final byte[] ZERO = ascii("0");

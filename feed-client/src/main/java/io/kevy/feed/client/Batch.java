@@ -16,7 +16,7 @@ import java.util.Objects;
 public final class Batch<K, V> implements Iterable<Change<K, V>> {
     /** The two kinds of batch. */
     public enum Kind {
-        /** Frames of the feed. */
+        /** Frames of the feed (after an exact rebuild also fresh reads in a frame's place: {@link Sink}). */
         CHANGES,
         /** Entries of a rebuild. */
         SNAPSHOT

@@ -27,6 +27,11 @@ final class Committer {
         cursors = new Cursor[shards];
     }
 
+    /** The server's shard count (0 before {@link #init}). */
+    synchronized int shards() {
+        return cursors.length;
+    }
+
     /** The committed cursor of {@code shard}, or null. */
     synchronized Cursor get(int shard) {
         return cursors.length > shard ? cursors[shard] : null;

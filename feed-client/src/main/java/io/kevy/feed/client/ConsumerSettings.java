@@ -40,7 +40,8 @@ public record ConsumerSettings<K, V>(
         Clock clock,
         MeterRegistry meterRegistry,
         ConsumerListener listener,
-        java.util.Set<Integer> assignment) {
+        java.util.Set<Integer> assignment,
+        boolean volatileState) {
 
     public ConsumerSettings {
         prefixes = List.copyOf(prefixes);

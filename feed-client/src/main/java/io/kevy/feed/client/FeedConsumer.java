@@ -235,6 +235,13 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
             }
             Optional<StoredCursors> stored = retrying("loading the cursors",
                     () -> CompletableFuture.supplyAsync(() -> settings.cursorStore().load(name())));
+            if (stored.isPresent() && settings.volatileState()) {
+                LOG.warn("consumer {}: its state is volatile (FeedConsumer.Builder.volatileState) but {} holds a "
+                        + "cursor for it: ignored, starting from {} instead (resuming would leave the empty state "
+                        + "without the keys written before the cursor). A volatile state needs no durable cursor "
+                        + "store: use CursorStore.inMemory()", name(), settings.cursorStore(), settings.startFrom());
+                stored = Optional.empty();
+            }
             rt.committer.init(shards);
             rt.listener.onStart(name(), shards);
             RebuildCoordinator<K, V> coordinator = new RebuildCoordinator<>(rt, shards);
@@ -556,6 +563,7 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
         private MeterRegistry meterRegistry;
         private ConsumerListener listener;
         private java.util.Set<Integer> assignment;
+        private Boolean volatileState;
 
         private Builder(RedisCodec<K, V> codec) {
             this.codec = Objects.requireNonNull(codec, "codec");
@@ -589,6 +597,7 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
             this.meterRegistry = s.meterRegistry();
             this.listener = s.listener();
             this.assignment = s.assignment().isEmpty() ? null : s.assignment();
+            this.volatileState = s.volatileState();
         }
 
         private static void unset(Object current, String what) {
@@ -674,7 +683,24 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
             return this;
         }
 
-        /** Where to start without a stored cursor (default {@link #DEFAULT_START_FROM}). */
+        /**
+         * Declares that the sink's derived state is volatile (default false): it lives in the process's memory (a
+         * map, a local cache, a {@link FeedMirror}) and is empty after every start. Such a state cannot resume
+         * from a stored cursor (the frames before it are in no state any more), so the consumer then ignores a
+         * stored cursor, logs a warning that names the cursor store, and starts as {@link #startFrom} says, whose
+         * default becomes {@link StartFrom#REBUILD}. A state that outlives the process (a database, a search
+         * index on disk, a Kafka topic, a remote cache) is durable: keep the default.
+         */
+        public Builder<K, V> volatileState(boolean volatileState) {
+            unset(this.volatileState, "volatileState");
+            this.volatileState = volatileState;
+            return this;
+        }
+
+        /**
+         * Where to start without a stored cursor (default {@link #DEFAULT_START_FROM}; {@link StartFrom#REBUILD}
+         * with {@link #volatileState}).
+         */
         public Builder<K, V> startFrom(StartFrom startFrom) {
             unset(this.startFrom, "startFrom");
             this.startFrom = Objects.requireNonNull(startFrom, "startFrom");
@@ -884,7 +910,8 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
                     prefixes == null ? List.of() : prefixes,
                     cursorStore == null ? CursorStore.inMemory() : cursorStore, sink, handler,
                     rebuild == null ? ScanRebuild.create() : rebuild,
-                    startFrom == null ? DEFAULT_START_FROM : startFrom,
+                    startFrom != null ? startFrom
+                            : Boolean.TRUE.equals(volatileState) ? StartFrom.REBUILD : DEFAULT_START_FROM,
                     batchSize == null ? DEFAULT_BATCH_SIZE : batchSize,
                     block == null ? DEFAULT_BLOCK : block,
                     pollMin == null ? DEFAULT_POLL_MIN : pollMin,
@@ -900,7 +927,7 @@ public final class FeedConsumer<K, V> implements AutoCloseable {
                     rebuildGather == null ? DEFAULT_REBUILD_GATHER : rebuildGather,
                     deliveryTimeout == null ? DEFAULT_DELIVERY_TIMEOUT : deliveryTimeout,
                     clock == null ? Clock.systemUTC() : clock, meterRegistry, listener,
-                    assignment == null ? java.util.Set.of() : assignment));
+                    assignment == null ? java.util.Set.of() : assignment, Boolean.TRUE.equals(volatileState)));
         }
     }
 }

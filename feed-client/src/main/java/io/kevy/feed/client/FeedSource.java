@@ -116,6 +116,38 @@ public interface FeedSource extends AutoCloseable {
                 });
     }
 
+    /**
+     * Reads every key of {@code keys} together with the feed cursor of its shard ({@link KeyRead}), answered in
+     * the same order, absent keys included. Our server and the embedded store answer each key with
+     * {@code FEED.VALUE} (value and cursor read atomically: {@link KeyRead#exact()}); this default, the fallback
+     * for servers without it (upstream kevy), takes {@code FEED.TAIL} of every shard of the keys first and then
+     * reads the keys with {@link #snapshots}, so each value holds at least the frames below its cursor. The
+     * stage fails when any read fails.
+     *
+     * @param keys       the keys to read
+     * @param shardCount the server's shard count (keys map to shards by feed contract §2)
+     */
+    default CompletionStage<List<KeyRead>> reads(List<byte[]> keys, int shardCount) {
+        if (keys.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        java.util.Map<Integer, CompletableFuture<Cursor>> tails = new java.util.TreeMap<>();
+        for (byte[] k : keys) {
+            tails.computeIfAbsent(io.kevy.common.Slots.shard(k, shardCount), s -> tail(s).toCompletableFuture());
+        }
+        return CompletableFuture.allOf(tails.values().toArray(new CompletableFuture<?>[0]))
+                .thenCompose(done -> snapshots(keys))
+                .thenApply(snaps -> {
+                    List<KeyRead> out = new ArrayList<>(keys.size());
+                    for (int i = 0; i < keys.size(); i++) {
+                        byte[] k = keys.get(i);
+                        Cursor at = tails.get(io.kevy.common.Slots.shard(k, shardCount)).join();
+                        out.add(new KeyRead(k, at, snaps.get(i).orElse(null), false));
+                    }
+                    return out;
+                });
+    }
+
     /** {@code GET key}: the value, or null when absent. */
     CompletionStage<byte[]> get(byte[] key);
 

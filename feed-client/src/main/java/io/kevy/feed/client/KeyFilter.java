@@ -58,26 +58,7 @@ final class KeyFilter {
             return c;
         }
         if (c.op == Op.MSET || c.op == Op.DEL) {
-            List<byte[]> keys = new ArrayList<>();
-            List<byte[]> pairs = new ArrayList<>();
-            for (int i = 0; i < c.keys.length; i++) {
-                if (matches(c.keys[i])) {
-                    keys.add(c.keys[i]);
-                    if (c.op == Op.MSET) {
-                        pairs.add(c.pairs[2 * i]);
-                        pairs.add(c.pairs[2 * i + 1]);
-                    }
-                }
-            }
-            if (keys.isEmpty()) {
-                return null;
-            }
-            if (keys.size() == c.keys.length) {
-                return c;
-            }
-            return new RawChange(c.op, c.exact, true, keys.toArray(new byte[0][]), c.value,
-                    c.op == Op.MSET ? pairs.toArray(new byte[0][]) : c.pairs, c.names, c.elements, c.scores, c.count,
-                    c.expireAt, c.ttl, c.keepTtl, c.valueType);
+            return c.narrowed(this::matches);
         }
         for (byte[] k : c.keys) {
             if (matches(k)) {

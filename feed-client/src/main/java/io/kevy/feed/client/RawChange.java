@@ -47,6 +47,34 @@ final class RawChange {
         this.valueType = valueType;
     }
 
+    /**
+     * This change narrowed to the keys {@code keep} accepts: the change itself when it keeps them all, null when
+     * none; an MSET keeps the pairs of the kept keys. For single-key changes and DEL / MSET (the shapes whose
+     * effect splits per key).
+     */
+    RawChange narrowed(java.util.function.Predicate<byte[]> keep) {
+        java.util.List<byte[]> kept = new java.util.ArrayList<>(keys.length);
+        java.util.List<byte[]> keptPairs = new java.util.ArrayList<>();
+        for (int i = 0; i < keys.length; i++) {
+            if (keep.test(keys[i])) {
+                kept.add(keys[i]);
+                if (op == Op.MSET) {
+                    keptPairs.add(pairs[2 * i]);
+                    keptPairs.add(pairs[2 * i + 1]);
+                }
+            }
+        }
+        if (kept.isEmpty()) {
+            return null;
+        }
+        if (kept.size() == keys.length) {
+            return this;
+        }
+        return new RawChange(op, exact, true, kept.toArray(new byte[0][]), value,
+                op == Op.MSET ? keptPairs.toArray(new byte[0][]) : pairs, names, elements, scores, count, expireAt,
+                ttl, keepTtl, valueType);
+    }
+
     /** A builder-ish start: op and keys, nothing else known. */
     static Parts of(Op op, byte[]... keys) {
         return new Parts(op, keys);

@@ -32,6 +32,9 @@ public final class RebuildContext<K, V> {
     private long entries;
     private long keys;
     private long vanished;
+    /** shard → key → the offset it was read at (exact reads only after the carried cursor: the others hold no frame). */
+    private final java.util.Map<Integer, java.util.Map<java.nio.ByteBuffer, Long>> readAt = new java.util.HashMap<>();
+    private boolean readsRecorded;
 
     RebuildContext(String consumer, RebuildScope scope, FeedSource source, RedisCodec<K, V> codec, KeyFilter filter,
             Clock clock, Deliverer<K, V> deliverer, java.util.function.BooleanSupplier stopping) {
@@ -89,6 +92,42 @@ public final class RebuildContext<K, V> {
         Cursor carried = scope.carried().get(Slots.shard(snapshot.key(), scope.shardCount()));
         Objects.requireNonNull(carried, "key not covered by this rebuild");
         return Change.snapshot(codec, carried, entries++, snapshot, clock.millis());
+    }
+
+    /**
+     * Reads {@code keys} with their shards' cursors ({@link FeedSource#reads}, exact on our server and the
+     * embedded store): the building block of an exact rebuild. Pass each read to {@link #entry} to deliver it.
+     */
+    public java.util.concurrent.CompletionStage<List<KeyRead>> read(List<byte[]> keys) {
+        return source.reads(keys, scope.shardCount());
+    }
+
+    /**
+     * The entry for {@code read}: SNAPSHOT when the key existed, VANISHED when it did not, and records the
+     * offset it was read at, so that the consumer then skips, for this key, the frames the read already holds
+     * (exact rebuilds, feed contract §11.3; {@code ReadOverlap}).
+     */
+    public Change<K, V> entry(KeyRead read) {
+        Cursor carried = scope.carried().get(read.at().shard());
+        Objects.requireNonNull(carried, "key not covered by this rebuild");
+        readsRecorded = true;
+        // an exact read at the carried cursor holds no frame that is read again; a fallback read may hold later ones
+        if (read.at().generation() == carried.generation()
+                && (read.at().offset() > carried.offset() || !read.exact())) {
+            readAt.computeIfAbsent(read.at().shard(), s -> new java.util.HashMap<>())
+                    .put(java.nio.ByteBuffer.wrap(read.key()), read.at().offset());
+        }
+        return read.snapshot() != null ? snapshotEntry(read.snapshot()) : vanishedEntry(read.key());
+    }
+
+    /** True when {@link #entry} was used: the rebuild recorded its read offsets. */
+    boolean readsRecorded() {
+        return readsRecorded;
+    }
+
+    /** The recorded read offsets of {@code shard} (key → offset; empty when none). */
+    java.util.Map<java.nio.ByteBuffer, Long> readOffsets(int shard) {
+        return readAt.getOrDefault(shard, java.util.Map.of());
     }
 
     /** A VANISHED entry: the sink should delete {@code key}. */

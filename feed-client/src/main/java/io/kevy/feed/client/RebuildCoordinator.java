@@ -89,7 +89,7 @@ final class RebuildCoordinator<K, V> implements Runnable {
                 }
                 RebuildScope scope = new RebuildScope(sequence.incrementAndGet(), requests.get(0).reason(), carried,
                         shardCount, rt.prefixes);
-                RebuildResult result = rebuild(scope);
+                RebuildResult result = rebuild(scope, carried);
                 rt.listener.onRebuild(rt.name(), scope, result);
                 LOG.info("consumer {}: rebuild {} of shard(s) {} ({}) done: {} key(s), {} vanished, {} ms", rt.name(),
                         scope.sequence(), scope.shards(), scope.reason(), result.keys(), result.vanished(),
@@ -131,13 +131,26 @@ final class RebuildCoordinator<K, V> implements Runnable {
         }
     }
 
-    private RebuildResult rebuild(RebuildScope scope) throws Exception {
+    private RebuildResult rebuild(RebuildScope scope, Map<Integer, Cursor> carried) throws Exception {
         long t0 = System.nanoTime();
         Duration timeout = rt.s.deliveryTimeout();
         rt.await(rt.sink.beginRebuild(scope).toCompletableFuture(), timeout, false);
         RebuildContext<K, V> ctx = new RebuildContext<>(rt.name(), scope, rt.s.source(), rt.s.codec(), rt.filter,
                 rt.s.clock(), b -> Delivery.deliver(rt, b, -1, () -> { }), rt::stopping);
         rt.s.rebuild().rebuild(ctx);
+        if (ctx.readsRecorded()) {
+            // the overlap of each shard ends at its tail now: every read of this rebuild is below it
+            for (Map.Entry<Integer, Cursor> e : carried.entrySet()) {
+                Cursor end = rt.await(rt.s.source().tail(e.getKey()).toCompletableFuture(), Duration.ofMinutes(2),
+                        true);
+                rt.overlaps.put(e.getKey(), new ReadOverlap(e.getKey(), e.getValue().generation(),
+                        ctx.readOffsets(e.getKey()), end.generation() == e.getValue().generation() ? end.offset() : 0));
+            }
+        } else {
+            for (Integer shard : carried.keySet()) {
+                rt.overlaps.remove(shard);
+            }
+        }
         RebuildResult result = new RebuildResult(ctx.keysDelivered(), ctx.vanishedDelivered(),
                 Duration.ofNanos(System.nanoTime() - t0));
         rt.await(rt.sink.endRebuild(scope, result).toCompletableFuture(), timeout, false);

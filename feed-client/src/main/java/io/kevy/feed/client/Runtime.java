@@ -36,6 +36,9 @@ final class Runtime<K, V> {
     final Retry connectionRetry;
     final Retry handlerRetry;
     final Committer committer;
+    /** shard → the frames overlapping its last rebuild's reads (set by the rebuild, taken by the worker). */
+    final java.util.concurrent.ConcurrentHashMap<Integer, ReadOverlap> overlaps =
+            new java.util.concurrent.ConcurrentHashMap<>();
     /** null = not yet known, else whether FEED.READ accepts BLOCK (detected once; feed contract §4). */
     private final AtomicReference<Boolean> blockSupported = new AtomicReference<>();
     /** false once FEED.READ DURABLE was refused (upstream, or no fsync schedule); reads then go without it. */

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -15,8 +14,10 @@ import java.util.function.Supplier;
 /**
  * The built-in {@link Rebuild}: walks every prefix with {@code SCAN MATCH <escaped prefix>*} (one walk of the
  * whole keyspace when there are no prefixes), keeps the keys of the rebuilt shards, reads each key's type,
- * value and TTL ({@link FeedSource#snapshots}: a page of keys in two pipelined round trips, while the next page
- * is scanned and the previous one delivered) and delivers them as {@link Op#SNAPSHOT} entries. Then, when it knows which keys the handler holds ({@link #sweeping}), it delivers
+ * value and TTL with the cursor of its shard ({@link RebuildContext#read}, {@link FeedSource#reads}: a page of
+ * keys in one pipelined round trip of {@code FEED.VALUE}, while the next page is scanned and the previous one
+ * delivered) and delivers them as {@link Op#SNAPSHOT} entries ({@link Op#VANISHED} for a key gone when read);
+ * the consumer then skips, per key, the frames each read already holds (exact rebuilds). Then, when it knows which keys the handler holds ({@link #sweeping}), it delivers
  * a {@link Op#VANISHED} entry for each held key of the rebuilt shards and prefixes that the scan did not find
  * (mark and sweep). Immutable and thread-safe.
  *
@@ -70,7 +71,7 @@ public final class ScanRebuild<K, V> implements Rebuild<K, V> {
             // pipelined: page N+1 is scanned while page N's keys are read, and page N's keys are read while page
             // N-1's are delivered
             CompletableFuture<ScanPage> next = ctx.source().scan("0", pattern, scanCount).toCompletableFuture();
-            CompletableFuture<List<Optional<KeySnapshot>>> reading = null;
+            CompletableFuture<List<KeyRead>> reading = null;
             ScanPage page;
             do {
                 if (ctx.stopping()) {
@@ -86,8 +87,7 @@ public final class ScanRebuild<K, V> implements Rebuild<K, V> {
                         wanted.add(k);
                     }
                 }
-                CompletableFuture<List<Optional<KeySnapshot>>> read = ctx.source().snapshots(wanted)
-                        .toCompletableFuture();
+                CompletableFuture<List<KeyRead>> read = ctx.read(wanted).toCompletableFuture();
                 if (reading != null) {
                     collect(ctx, await(reading), seen, out);
                 }
@@ -112,12 +112,15 @@ public final class ScanRebuild<K, V> implements Rebuild<K, V> {
         ctx.deliver(out);
     }
 
-    /** Adds the snapshots of keys not delivered yet to {@code out}, delivering every full batch. */
-    private void collect(RebuildContext<K, V> ctx, List<Optional<KeySnapshot>> snaps, Set<ByteBuffer> seen,
+    /**
+     * Adds the entries of keys not delivered yet to {@code out} (SNAPSHOT, or VANISHED for a key the scan saw
+     * that was gone when read: deleted or renamed away meanwhile), delivering every full batch.
+     */
+    private void collect(RebuildContext<K, V> ctx, List<KeyRead> reads, Set<ByteBuffer> seen,
             List<Change<K, V>> out) throws Exception {
-        for (Optional<KeySnapshot> snap : snaps) {
-            if (snap.isPresent() && seen.add(ByteBuffer.wrap(snap.get().key()))) {
-                out.add(ctx.snapshotEntry(snap.get()));
+        for (KeyRead read : reads) {
+            if (seen.add(ByteBuffer.wrap(read.key()))) {
+                out.add(ctx.entry(read));
                 if (out.size() >= batchSize) {
                     ctx.deliver(out);
                     out.clear();

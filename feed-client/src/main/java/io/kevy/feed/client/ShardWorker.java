@@ -35,6 +35,8 @@ final class ShardWorker<K, V> implements Runnable {
     private volatile String lastError;
     private long lastTailRefresh;
     private Cursor cursor;
+    /** The frames overlapping the last rebuild's reads, while the cursor is inside them; else null. */
+    private ReadOverlap overlap;
     private int futile;
     private long batchNanos;
     private long batches;
@@ -113,6 +115,7 @@ final class ShardWorker<K, V> implements Runnable {
         state(ShardState.REBUILDING);
         Cursor c = rt.await(coordinator.request(shard, reason, carried), Duration.ofDays(365), true);
         rt.committer.commit(c);
+        overlap = rt.overlaps.remove(shard);
         knownTail = c;
         lastProgress = rt.s.clock().instant();
         return c;
@@ -196,6 +199,12 @@ final class ShardWorker<K, V> implements Runnable {
             long scanned = fb.next().offset() - cursor.offset();
             boolean atTail = scanned < rt.s.batchSize();
             List<Change<K, V>> changes = decode(fb);
+            if (overlap != null) {
+                changes = overlap.activeAt(cursor) ? withoutOverlap(changes) : changes;
+                if (!overlap.activeAt(fb.next())) {
+                    overlap = null;
+                }
+            }
             if (!changes.isEmpty()) {
                 pendingBlock = rt.block();
                 pendingDurable = rt.durable();
@@ -263,6 +272,20 @@ final class ShardWorker<K, V> implements Runnable {
             }
         }
         return out;
+    }
+
+    /** {@code changes} without what the last rebuild's reads already hold ({@link ReadOverlap}). */
+    private List<Change<K, V>> withoutOverlap(List<Change<K, V>> changes) {
+        int shardCount = rt.committer.shards();
+        long[] n = {0};
+        return overlap.apply(changes,
+                keys -> rt.await(rt.s.source().reads(keys, shardCount).toCompletableFuture(), READ_TIMEOUT, true),
+                (read, frameOffset) -> {
+                    Cursor id = new Cursor(shard, read.at().generation(), frameOffset);
+                    long now = rt.s.clock().millis();
+                    return read.snapshot() != null ? Change.snapshot(rt.s.codec(), id, n[0]++, read.snapshot(), now)
+                            : Change.vanished(rt.s.codec(), id, n[0]++, read.key(), now);
+                });
     }
 
     private void refreshTail() {

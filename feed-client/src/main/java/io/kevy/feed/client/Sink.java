@@ -19,7 +19,11 @@ import java.util.concurrent.CompletionStage;
  *       different threads.</li>
  *   <li>A rebuild calls {@link #beginRebuild}, then {@link #deliver} with {@link Batch.Kind#SNAPSHOT} batches
  *       (the keys' values, then the vanished keys), then {@link #endRebuild}, each after the previous stage
- *       completed. The rebuilt shards deliver no CHANGES batch in between; other shards may.</li>
+ *       completed. The rebuilt shards deliver no CHANGES batch in between; other shards may. Right after a
+ *       {@link ScanRebuild} (exact rebuilds), a CHANGES batch may hold {@link Op#SNAPSHOT} / {@link Op#VANISHED}
+ *       entries too: the fresh read of a key that a frame of several keys (a same-shard RENAME) changed while the
+ *       rebuild read it, delivered in the frame's place; and a DEL or MSET change may name fewer keys than its
+ *       {@link Change#argv()} (the keys whose rebuild read already holds it are left out).</li>
  *   <li>{@link #close} is called once, after the last delivery completed or was abandoned.</li>
  * </ul>
  * Implementations must be thread-safe in the sense above.

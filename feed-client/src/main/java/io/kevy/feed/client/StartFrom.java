@@ -1,6 +1,10 @@
 package io.kevy.feed.client;
 
-/** Where a consumer without a stored cursor starts (feed contract §11.1). A stored cursor always wins. */
+/**
+ * Where a consumer without a stored cursor starts (feed contract §11.1). A stored cursor wins, except for a
+ * consumer whose state is volatile ({@link FeedConsumer.Builder#volatileState}): it ignores stored cursors and
+ * always starts here ({@link #REBUILD} by default for it).
+ */
 public enum StartFrom {
     /** Only changes from now on: each shard's {@code FEED.TAIL}. */
     TAIL,

@@ -68,6 +68,26 @@ abstract class FeedSourceContractTest {
     }
 
     @Test
+    void readsAnswerEachKeyWithItsShardCursorExactly() throws Exception {
+        int shards = get(source.shards());
+        String k = keyOnShard0("r", shards);
+        String gone = keyOnShard0("g", shards);
+        write("RPUSH", k, "a", "b");
+        write("PEXPIREAT", k, "99999999999999");
+        Cursor tail = get(source.tail(0));
+        List<KeyRead> reads = get(source.reads(List.of(utf8(k), utf8(gone)), shards));
+        assertThat(reads).hasSize(2);
+        KeyRead r = reads.get(0);
+        assertThat(r.exact()).as("FEED.VALUE on both built-in sources").isTrue();
+        assertThat(r.at()).isEqualTo(tail);
+        assertThat(r.snapshot().type()).isEqualTo(ValueType.LIST);
+        assertThat(r.snapshot().value()).extracting(b -> new String(b, java.nio.charset.StandardCharsets.UTF_8)).containsExactly("a", "b");
+        assertThat(r.snapshot().expireAtMillis()).isEqualTo(99999999999999L);
+        assertThat(reads.get(1).snapshot()).as("absent").isNull();
+        assertThat(reads.get(1).at()).isEqualTo(tail);
+    }
+
+    @Test
     void tailThenReadDeliversTheFramesAndTheNextCursor() throws Exception {
         int shards = get(source.shards());
         assertThat(shards).isPositive();

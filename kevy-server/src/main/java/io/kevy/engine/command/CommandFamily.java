@@ -35,6 +35,7 @@ public interface CommandFamily {
                 StreamClaimCommands::register,
                 StreamInfoCommands::register,
                 SortCommands::register,
-                TransactionCommands::register);
+                TransactionCommands::register,
+                FeedValueCommands::register);
     }
 }

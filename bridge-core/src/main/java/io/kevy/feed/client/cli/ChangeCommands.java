@@ -10,7 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A change as commands that reproduce it on another server: a feed change is its frame; a SNAPSHOT entry is
+ * A change as commands that reproduce it on another server: a feed change is its frame (a DEL or MSET narrowed
+ * to fewer keys: the DEL or MSET of those keys); a SNAPSHOT entry is
  * {@code DEL k}, the writes of its value and {@code PEXPIREAT k t}; a VANISHED entry is {@code DEL k}. Written
  * as RESP arrays, so {@code kevy tail --format resp | redis-cli --pipe} replays a feed. Stateless.
  */
@@ -18,10 +19,34 @@ final class ChangeCommands {
     private ChangeCommands() {
     }
 
+    /**
+     * True for a DEL or MSET with fewer keys than its frame: the exact prefix filter or an exact rebuild's overlap
+     * (the keys whose rebuild read already holds the frame) dropped some, so the frame would do too much.
+     */
+    private static boolean narrowed(Change<byte[], byte[]> c) {
+        int argvKeys = c.op() == Op.DEL ? c.argv().size() - 1 : c.op() == Op.MSET ? (c.argv().size() - 1) / 2 : -1;
+        return argvKeys >= 0 && c.keys().size() < argvKeys;
+    }
+
+    /** {@code DEL} of the change's keys, or {@code MSET} of its pairs. */
+    private static List<byte[]> keysOnly(Change<byte[], byte[]> c) {
+        List<byte[]> argv = new ArrayList<>();
+        argv.add(b(c.op() == Op.DEL ? "DEL" : "MSET"));
+        if (c.op() == Op.DEL) {
+            argv.addAll(c.keys());
+        } else {
+            for (KeyValue<byte[], byte[]> kv : c.fields()) {
+                argv.add(kv.getKey());
+                argv.add(kv.getValue());
+            }
+        }
+        return argv;
+    }
+
     static List<List<byte[]>> of(Change<byte[], byte[]> c) {
         List<List<byte[]>> out = new ArrayList<>();
         if (c.fromFeed()) {
-            out.add(c.argv());
+            out.add(narrowed(c) ? keysOnly(c) : c.argv());
             return out;
         }
         byte[] k = c.key();

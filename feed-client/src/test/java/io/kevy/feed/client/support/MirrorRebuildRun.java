@@ -1,0 +1,287 @@
+package io.kevy.feed.client.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kevy.feed.client.FeedMirror;
+import io.kevy.feed.client.FeedSource;
+import io.kevy.feed.client.KeySnapshot;
+import io.kevy.feed.client.MirroredValue;
+import io.kevy.feed.client.ScanPage;
+import io.lettuce.core.codec.StringCodec;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * The randomized exact-rebuild run of issue 31: a {@link FeedMirror} over {@code m:} keys, then {@code rounds}
+ * forced rebuilds ({@code FeedConsumer.rebuild()}: every shard rebuilt while writers run), each made while
+ * {@code writers} threads run RENAME, RENAMENX, COPY, LMOVE, SMOVE, pushes, pops, LTRIM, LREM, hashes, sets,
+ * zsets, DEL, expiries (short PX / EXPIRE that fire, far PXAT that do not, PERSIST) and MULTI blocks on keys
+ * of a few hash tags (so moves are same-shard) and across tags. After each round the writers stop, every due
+ * expiry is forced (the server's reads expire keys lazily, emitting DEL), the consumer catches up, and the
+ * mirror must equal the server: type, value and absolute expiry (PEXPIRETIME) of every key. Seeded; the seed
+ * is printed.
+ */
+public final class MirrorRebuildRun {
+    private static final int TAGS = 4;
+    private static final int KEYS_PER_TAG = 12;
+    private static final long SHORT_TTL_MAX = 40;
+
+    /** The mirror's changes per key in the current round (printed for the keys that differ). */
+    private static final Map<String, List<String>> HISTORY = new java.util.HashMap<>();
+
+    private MirrorRebuildRun() {
+    }
+
+    /**
+     * Runs it.
+     *
+     * @param writer  a new writer per thread: runs one command (argv) and returns anything
+     * @param multi   whether the writer keeps MULTI state across calls (false for an embedded store)
+     */
+    public static void run(String label, FeedSource source, Function<Integer, Function<String[], Object>> writer,
+            boolean multi, int rounds, int writers, long seed) throws Exception {
+        run(label, source, writer, multi, false, rounds, writers, seed);
+    }
+
+    /**
+     * As {@link #run} with only commands whose effects are idempotent (no pushes, pops or list moves): what the
+     * fallback reads of upstream kevy guarantee (a read holds at least the frames below its cursor, maybe more).
+     */
+    public static void runIdempotent(String label, FeedSource source,
+            Function<Integer, Function<String[], Object>> writer, int rounds, int writers, long seed) throws Exception {
+        run(label, source, writer, true, true, rounds, writers, seed);
+    }
+
+    private static void run(String label, FeedSource source, Function<Integer, Function<String[], Object>> writer,
+            boolean multi, boolean idempotent, int rounds, int writers, long seed) throws Exception {
+        System.out.println("MirrorRebuildRun " + label + ": seed " + seed + ", " + rounds + " rebuild(s)");
+        Random seeds = new Random(seed);
+        Function<String[], Object> preload = writer.apply(-1);
+        Random pre = new Random(seeds.nextLong());
+        for (int i = 0; i < 400; i++) {
+            step(preload, pre, false, idempotent, new AtomicLong());
+        }
+        try (FeedMirror<String, String> mirror = FeedMirror.builder(StringCodec.UTF8).source(source)
+                .name("mirror-" + label).prefixes("m:").listener((k, before, after) -> {
+                    synchronized (HISTORY) {
+                        HISTORY.computeIfAbsent(k, x -> new ArrayList<>()).add(before + " -> " + after);
+                    }
+                }).build()) {
+            mirror.start().toCompletableFuture().get();
+            assertThat(mirror.awaitSynced(Duration.ofSeconds(60))).isTrue();
+            for (int round = 0; round < rounds; round++) {
+                synchronized (HISTORY) {
+                    HISTORY.clear();
+                }
+                AtomicBoolean stop = new AtomicBoolean();
+                AtomicLong lastShortExpiry = new AtomicLong();
+                AtomicLong ops = new AtomicLong();
+                List<Thread> ts = new ArrayList<>();
+                for (int w = 0; w < writers; w++) {
+                    Function<String[], Object> wr = writer.apply(w);
+                    Random r = new Random(seeds.nextLong());
+                    Thread t = new Thread(() -> {
+                        while (!stop.get()) {
+                            step(wr, r, multi, idempotent, lastShortExpiry);
+                            ops.incrementAndGet();
+                        }
+                    }, "mirror-writer-" + w);
+                    t.start();
+                    ts.add(t);
+                }
+                while (ops.get() < 50) {
+                    Thread.onSpinWait(); // the writers are under way before the rebuild starts
+                }
+                mirror.consumer().rebuild().toCompletableFuture().get(60, java.util.concurrent.TimeUnit.SECONDS);
+                long during = ops.get();
+                stop.set(true);
+                for (Thread t : ts) {
+                    t.join();
+                }
+                long wait = lastShortExpiry.get() - System.currentTimeMillis() + 2;
+                if (wait > 0) {
+                    Thread.sleep(wait); // the short TTLs must have passed: waiting for time itself
+                }
+                List<String> keys = new ArrayList<>(new TreeSet<>(serverKeys(source)));
+                keys.addAll(mirror.snapshot().keySet());
+                source.snapshots(bytes(keys)).toCompletableFuture().get(); // reads expire due keys (DEL frames)
+                Servers.awaitCaughtUp(mirror.consumer(), source, Duration.ofSeconds(60));
+                Map<String, String> server = serverDump(source);
+                Map<String, String> local = mirrorDump(mirror);
+                if (!local.equals(server)) {
+                    TreeSet<String> diff = new TreeSet<>(server.keySet());
+                    diff.addAll(local.keySet());
+                    diff.removeIf(k -> java.util.Objects.equals(server.get(k), local.get(k)));
+                    synchronized (HISTORY) {
+                        for (String k : diff) {
+                            System.out.println("MirrorRebuildRun " + label + ": " + k + ": server " + server.get(k)
+                                    + ", mirror " + local.get(k) + "; mirror changes this round: " + HISTORY.get(k));
+                        }
+                    }
+                }
+                assertThat(local).as("round %d of %s (seed %d): mirror == server", round, label, seed)
+                        .isEqualTo(server);
+                System.out.println("MirrorRebuildRun " + label + ": round " + round + ": " + during
+                        + " write(s) by the end of the rebuild, " + ops.get() + " in all, " + server.size()
+                        + " key(s) equal");
+            }
+            assertThat(mirror.consumer().state()).isEqualTo(io.kevy.feed.client.FeedConsumer.State.RUNNING);
+        }
+    }
+
+    private static String key(Random r, int tag) {
+        return "m:{" + tag + "}:" + r.nextInt(KEYS_PER_TAG);
+    }
+
+    /** One random write (or a MULTI block of three). */
+    static void step(Function<String[], Object> w, Random r, boolean multi, boolean idempotent,
+            AtomicLong lastShortExpiry) {
+        if (multi && r.nextInt(12) == 0) {
+            w.apply(new String[] {"MULTI"});
+            for (int i = 0; i < 3; i++) {
+                w.apply(command(r, idempotent, lastShortExpiry));
+            }
+            w.apply(new String[] {"EXEC"});
+            return;
+        }
+        w.apply(command(r, idempotent, lastShortExpiry));
+    }
+
+    private static String[] command(Random r, boolean idempotent, AtomicLong lastShortExpiry) {
+        int pick = r.nextInt(24);
+        while (idempotent && pick >= 8 && pick <= 12) {
+            pick = r.nextInt(24);
+        }
+        int tag = r.nextInt(TAGS);
+        String a = key(r, tag);
+        String b = r.nextInt(5) == 0 ? key(r, r.nextInt(TAGS)) : key(r, tag);
+        String v = "v" + r.nextInt(1000);
+        switch (pick) {
+            case 0: return new String[] {"SET", a, v};
+            case 1: {
+                long ttl = 1 + r.nextInt((int) SHORT_TTL_MAX);
+                lastShortExpiry.accumulateAndGet(System.currentTimeMillis() + ttl + 5, Math::max);
+                return new String[] {"SET", a, v, "PX", Long.toString(ttl)};
+            }
+            case 2: return new String[] {"PEXPIREAT", a, Long.toString(System.currentTimeMillis() + 3_600_000L
+                    + r.nextInt(1000))};
+            case 3: return new String[] {"PERSIST", a};
+            case 4: {
+                lastShortExpiry.accumulateAndGet(System.currentTimeMillis() + 30 + 5, Math::max);
+                return new String[] {"PEXPIRE", a, "30"};
+            }
+            case 5: return new String[] {"RENAME", a, b};
+            case 6: return new String[] {"RENAMENX", a, b};
+            case 7: return new String[] {"COPY", a, b, "REPLACE"};
+            case 8: return new String[] {"RPUSH", a, v, "w" + r.nextInt(9)};
+            case 9: return new String[] {"LPUSH", a, v};
+            case 10: return new String[] {"LPOP", a, Integer.toString(1 + r.nextInt(2))};
+            case 11: return new String[] {"RPOP", a};
+            case 12: return new String[] {"LMOVE", a, b, r.nextBoolean() ? "LEFT" : "RIGHT", "LEFT"};
+            case 13: return new String[] {"LTRIM", a, "0", Integer.toString(r.nextInt(4))};
+            case 14: return new String[] {"LREM", a, "0", "w" + r.nextInt(9)};
+            case 15: return new String[] {"SADD", a, "s" + r.nextInt(8), "s" + r.nextInt(8)};
+            case 16: return new String[] {"SREM", a, "s" + r.nextInt(8)};
+            case 17: return new String[] {"SMOVE", a, b, "s" + r.nextInt(8)};
+            case 18: return new String[] {"HSET", a, "f" + r.nextInt(5), v};
+            case 19: return new String[] {"HDEL", a, "f" + r.nextInt(5)};
+            case 20: return new String[] {"ZADD", a, Integer.toString(r.nextInt(50)) + ".5", "z" + r.nextInt(6)};
+            case 21: return new String[] {"ZREM", a, "z" + r.nextInt(6)};
+            case 22: return new String[] {"DEL", a, b};
+            default: return new String[] {"INCR", a};
+        }
+    }
+
+    private static List<byte[]> bytes(List<String> keys) {
+        List<byte[]> out = new ArrayList<>(keys.size());
+        for (String k : keys) {
+            out.add(k.getBytes(StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    private static List<String> serverKeys(FeedSource source) throws Exception {
+        List<String> keys = new ArrayList<>();
+        String cursor = "0";
+        do {
+            ScanPage p = source.scan(cursor, "m:*".getBytes(StandardCharsets.UTF_8), 500).toCompletableFuture().get();
+            for (byte[] k : p.keys()) {
+                keys.add(new String(k, StandardCharsets.UTF_8));
+            }
+            cursor = p.cursor();
+        } while (!cursor.equals("0"));
+        return keys;
+    }
+
+    /** key → "type value pxat", the plain reads (TYPE, the value read, PEXPIRETIME; not FEED.VALUE). */
+    private static Map<String, String> serverDump(FeedSource source) throws Exception {
+        List<String> keys = new ArrayList<>(new TreeSet<>(serverKeys(source)));
+        List<Optional<KeySnapshot>> snaps = source.snapshots(bytes(keys)).toCompletableFuture().get();
+        Map<String, String> out = new TreeMap<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (snaps.get(i).isEmpty()) {
+                continue;
+            }
+            KeySnapshot s = snaps.get(i).get();
+            List<String> v = new ArrayList<>();
+            for (byte[] b : s.value()) {
+                v.add(new String(b, StandardCharsets.UTF_8));
+            }
+            String content = switch (s.type()) {
+                case SET -> new TreeSet<>(v).toString();
+                case HASH -> {
+                    TreeMap<String, String> m = new TreeMap<>();
+                    for (int j = 0; j + 1 < v.size(); j += 2) {
+                        m.put(v.get(j), v.get(j + 1));
+                    }
+                    yield m.toString();
+                }
+                case ZSET -> {
+                    TreeMap<String, Double> m = new TreeMap<>();
+                    for (int j = 0; j + 1 < v.size(); j += 2) {
+                        m.put(v.get(j), Double.parseDouble(v.get(j + 1)));
+                    }
+                    yield m.toString();
+                }
+                default -> v.toString();
+            };
+            out.put(keys.get(i), s.type().word() + " " + content + " pxat " + s.expireAtMillis());
+        }
+        return out;
+    }
+
+    private static Map<String, String> mirrorDump(FeedMirror<String, String> mirror) {
+        Map<String, String> out = new TreeMap<>();
+        for (Map.Entry<String, MirroredValue<String>> e : mirror.snapshot().entrySet()) {
+            MirroredValue<String> m = e.getValue();
+            String content = switch (m.type()) {
+                case STRING -> List.of(m.string()).toString();
+                case LIST -> m.list().toString();
+                case SET -> new TreeSet<>(m.set()).toString();
+                case HASH -> {
+                    TreeMap<String, String> t = new TreeMap<>();
+                    m.hash().forEach(kv -> t.put(kv.getKey(), kv.getValue()));
+                    yield t.toString();
+                }
+                case ZSET -> {
+                    TreeMap<String, Double> t = new TreeMap<>();
+                    m.zset().forEach(sv -> t.put(sv.getValue(), sv.getScore()));
+                    yield t.toString();
+                }
+                default -> "?";
+            };
+            out.put(e.getKey(), m.type().word() + " " + content + " pxat " + m.expireAtMillis().orElse(-1));
+        }
+        return out;
+    }
+}
