@@ -6,6 +6,8 @@ import io.kevy.engine.command.CommandTable;
 import io.kevy.engine.command.Dispatcher;
 import io.kevy.feed.Feed;
 import io.kevy.feed.FeedCommands;
+import io.kevy.script.ScriptCommands;
+import io.kevy.script.Scripts;
 import io.kevy.feed.FeedConfig;
 import io.kevy.persist.Persistence;
 import io.kevy.persist.PersistenceConfig;
@@ -56,7 +58,8 @@ public final class KevyInstance implements AutoCloseable {
         KeyspaceNotifier notifier = KeyspaceNotifier.register(engine, pubsub);
         CommandTable commands = CommandTable.standard()
                 .with(t -> FeedCommands.register(t, feed))
-                .with(t -> PubSubCommands.register(t, pubsub));
+                .with(t -> PubSubCommands.register(t, pubsub))
+                .with(t -> ScriptCommands.register(t, new Scripts()));
         return new KevyInstance(engine, feed, pubsub, notifier, new Dispatcher(engine, commands));
     }
 
