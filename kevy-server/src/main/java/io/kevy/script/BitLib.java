@@ -19,6 +19,23 @@ final class BitLib {
         int apply(Varargs a);
     }
 
+    /** A bad argument; the library function's wrapper names the function in the message, as Lua does. */
+    private static final class BadArgument extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final int index;
+        final String got;
+
+        BadArgument(int index, String got) {
+            super(null, null, false, false);
+            this.index = index;
+            this.got = got;
+        }
+
+        LuaError named(String fn) {
+            return new LuaError("bad argument #" + index + " to '" + fn + "' (number expected, got " + got + ")");
+        }
+    }
+
     static LuaTable create() {
         LuaTable t = new LuaTable();
         fn(t, "tobit", a -> bit(a, 1));
@@ -35,6 +52,19 @@ final class BitLib {
         t.set("tohex", new VarArgFunction() {
             @Override
             public Varargs invoke(Varargs a) {
+                try {
+                    return tohex(a);
+                } catch (BadArgument e) {
+                    throw e.named("tohex");
+                }
+            }
+        });
+        return t;
+    }
+
+    private static LuaValue tohex(Varargs a) {
+        {
+            {
                 int x = bit(a, 1);
                 int n = a.isnoneornil(2) ? 8 : bit(a, 2);
                 boolean upper = n < 0;
@@ -48,15 +78,18 @@ final class BitLib {
                 hex = hex.substring(8 - n);
                 return LuaValue.valueOf(upper ? hex.toUpperCase(java.util.Locale.ROOT) : hex);
             }
-        });
-        return t;
+        }
     }
 
-    private static void fn(LuaTable t, String name, Op op) {
-        t.set(name, new VarArgFunction() {
+    private static void fn(LuaTable t, String fnName, Op op) {
+        t.set(fnName, new VarArgFunction() {
             @Override
             public Varargs invoke(Varargs a) {
-                return LuaValue.valueOf(op.apply(a));
+                try {
+                    return LuaValue.valueOf(op.apply(a));
+                } catch (BadArgument e) {
+                    throw e.named(fnName);
+                }
             }
         });
     }
@@ -73,7 +106,7 @@ final class BitLib {
     private static int bit(Varargs a, int i) {
         LuaValue v = a.arg(i);
         if (!v.isnumber()) {
-            throw new LuaError("bad argument #" + i + " to '?' (number expected, got " + v.typename() + ")");
+            throw new BadArgument(i, i > a.narg() ? "no value" : v.typename());
         }
         double d = v.todouble();
         if (Double.isNaN(d) || Double.isInfinite(d)) {

@@ -10,14 +10,14 @@ import org.luaj.vm2.LuaValue;
 /**
  * A script's return value as a RESP2 reply, by Redis 7.0's Lua-to-RESP rules ({@code luaReplyToRedisReply}):
  * string → bulk; number → integer, truncated toward zero; {@code true} → {@code :1}; {@code false} and
- * {@code nil} → null bulk; a table with a string {@code err} field → error (a leading {@code -} dropped); with a
+ * {@code nil} → null bulk; a table with a string {@code err} field → error (its text as it is); with a
  * string {@code ok} field → status (CR and LF become spaces); any other table → array of its elements
  * {@code 1..n}, stopping at the first nil; anything else (functions, ...) → null bulk.
  *
  * <p>Stateless; thread-safe.
  */
 final class LuaReplies {
-    /** Nesting deeper than this is refused, as Redis's Lua stack check refuses it (no Java stack overflow). */
+    /** kevy's limit on a returned table's nesting, so that converting it cannot overflow the Java stack. */
     static final int MAX_DEPTH = 1000;
     private static final ErrorReply TOO_DEEP = ErrorReply.err("reached lua stack limit");
 
@@ -50,8 +50,7 @@ final class LuaReplies {
     private static void writeTable(LuaTable t, ReplySink out, int depth) {
         LuaValue err = t.rawget(LuaReplyBuilder.ERR);
         if (err.type() == LuaValue.TSTRING) {
-            String msg = latin1(err.checkstring());
-            out.error(ErrorReply.of(msg.startsWith("-") ? msg.substring(1) : msg));
+            out.error(ErrorReply.of(latin1(err.checkstring())));
             return;
         }
         LuaValue ok = t.rawget(LuaReplyBuilder.OK);

@@ -27,7 +27,7 @@ import org.luaj.vm2.lib.jse.JseMathLib;
  * The Lua state scripts run in, shaped as Redis 7.0's: the base, table, string, math and coroutine libraries,
  * {@code redis} and {@code bit}, with Lua 5.1 names luaj (5.2) lacks ({@code unpack},
  * {@code table.getn}, {@code math.mod}, {@code string.gfind}, {@code _VERSION = "Lua 5.1"}); without
- * {@code os}, {@code io}, {@code debug}, {@code package}/{@code require}, {@code load}, {@code loadfile},
+ * {@code os}, {@code io}, {@code debug}, {@code package}/{@code require}, {@code loadfile},
  * {@code dofile}, {@code print}, {@code setfenv}/{@code getfenv} (Redis 7.0 has none of them either).
  *
  * <p><b>Protected globals</b>, as Redis 7.0: a script sees the globals through an empty table whose reads of a
@@ -58,7 +58,17 @@ final class LuaSandbox {
         globals.load(hook); // sets globals.debuglib: the call and instruction hooks
         LoadState.install(globals);
         LuaC.install(globals);
-        for (String name : new String[] {"package", "debug", "load", "loadfile", "dofile", "print", "require",
+        LuaValue baseLoad = globals.get("load");
+        VarArgFunction sandboxedLoad = new VarArgFunction() { // load and loadstring compile into the sandbox
+            @Override
+            public Varargs invoke(Varargs args) {
+                return baseLoad.invoke(LuaValue.varargsOf(new LuaValue[] {args.arg1(),
+                    args.isnoneornil(2) ? LuaValue.valueOf("=(load)") : args.arg(2), LuaValue.valueOf("t"), env}));
+            }
+        };
+        globals.rawset("load", sandboxedLoad);
+        globals.rawset("loadstring", sandboxedLoad);
+        for (String name : new String[] {"package", "debug", "loadfile", "dofile", "print", "require",
             "module", "collectgarbage"}) {
             globals.rawset(name, LuaValue.NIL);
         }
@@ -72,6 +82,7 @@ final class LuaSandbox {
         });
         globals.get("math").set("mod", globals.get("math").get("fmod"));
         globals.get("string").set("gfind", globals.get("string").get("gmatch"));
+        globals.get("string").set("format", new LuaFormat());
         globals.rawset("_VERSION", LuaValue.valueOf("Lua 5.1"));
         globals.rawset("gcinfo", new VarArgFunction() {
             @Override
@@ -84,8 +95,8 @@ final class LuaSandbox {
         globals.rawset("rawset", new ThreeArgFunction() {
             @Override
             public LuaValue call(LuaValue t, LuaValue k, LuaValue v) {
-                if (readonly.contains(t)) {
-                    throw new LuaError(READONLY);
+                if (readonly.contains(t)) { // Redis raises this one without a position
+                    throw new LuaError(LuaReplyBuilder.errorTable("ERR " + READONLY));
                 }
                 return baseRawset.call(t, k, v);
             }

@@ -186,6 +186,8 @@ public final class ScriptCommands {
 
     private static void help(Call c) {
         HelpReply.write(c.reply(), "SCRIPT",
+                "DEBUG (YES|SYNC|NO)",
+                "    Set the debug mode for subsequent scripts executed.",
                 "EXISTS <sha1> [<sha1> ...]",
                 "    Return information about the existence of the scripts in the script cache.",
                 "FLUSH [ASYNC|SYNC]",

@@ -68,17 +68,20 @@ final class ScriptErrors {
     }
 
     /** The EVAL reply for a script that raised {@code e} while running. */
-    static ErrorReply runtime(LuaError e, String sha) {
+    static ErrorReply runtime(LuaError e, String sha, int currentLine) {
         LuaValue obj = e.getMessageObject();
         String msg;
         String line = lineOf(e);
+        if (line == null && currentLine > 0) {
+            line = Integer.toString(currentLine); // raised by a library function in a tail call
+        }
         if (obj instanceof LuaTable t && t.rawget(LuaReplyBuilder.ERR).type() == LuaValue.TSTRING) {
             msg = LuaReplies.latin1(t.rawget(LuaReplyBuilder.ERR).checkstring());
             if (msg.startsWith("-")) {
                 msg = msg.substring(1);
             }
-        } else if (obj == null || obj.isnil()) {
-            msg = "ERR nil";
+        } else if (obj == null || obj.isnil() || isNullMessage(obj)) {
+            msg = "ERR nil"; // error() without a value
         } else {
             String text = obj instanceof LuaString s ? LuaReplies.latin1(s) : obj.tojstring();
             text = stripTraceback(text);
@@ -88,6 +91,8 @@ final class ScriptErrors {
                     line = p.group(2);
                 }
                 text = p.group(1) + ":" + p.group(2) + ": " + text.substring(p.end());
+            } else if (line != null && !text.startsWith("user_script:")) {
+                text = "user_script:" + line + ": " + text; // Lua positions errors of library functions too
             }
             msg = "ERR " + text;
         }
@@ -108,6 +113,11 @@ final class ScriptErrors {
             // no position: the message's, if any
         }
         return null;
+    }
+
+    /** luaj's message of {@code error()}: "null", without a position, before any traceback. */
+    private static boolean isNullMessage(LuaValue obj) {
+        return obj.type() == LuaValue.TSTRING && stripTraceback(obj.tojstring()).equals("null");
     }
 
     private static String stripTraceback(String m) {

@@ -27,11 +27,25 @@ final class ScriptHook extends DebugLib {
     private int depth;
     private int count;
     private ScriptRun run;
+    /** The Lua functions being run, innermost last (Java functions leave null), and the last instruction run. */
+    private final LuaClosure[] closures = new LuaClosure[MAX_DEPTH + 2];
+    private LuaClosure lastClosure;
+    private int lastPc;
 
     void start(ScriptRun run) {
         this.run = run;
         this.depth = 0;
         this.count = 0;
+        this.lastClosure = null;
+    }
+
+    /** The source line of the last Lua instruction run, or -1: where an error without a position arose. */
+    int currentLine() {
+        LuaClosure c = lastClosure;
+        if (c == null || c.p.lineinfo == null || lastPc < 0 || lastPc >= c.p.lineinfo.length) {
+            return -1;
+        }
+        return c.p.lineinfo[lastPc];
     }
 
     void stop() {
@@ -40,15 +54,18 @@ final class ScriptHook extends DebugLib {
 
     @Override
     public void onCall(LuaFunction f) {
-        enter();
+        enter(null);
     }
 
     @Override
     public void onCall(LuaClosure c, Varargs varargs, LuaValue[] stack) {
-        enter();
+        enter(c);
     }
 
-    private void enter() {
+    private void enter(LuaClosure c) {
+        if (depth >= 0 && depth < closures.length) {
+            closures[depth] = c;
+        }
         if (++depth > MAX_DEPTH) {
             depth = 0; // the unwinding returns decrement below zero; start() resets it for the next script
             throw new LuaError("stack overflow");
@@ -62,6 +79,10 @@ final class ScriptHook extends DebugLib {
 
     @Override
     public void onInstruction(int pc, Varargs v, int top) {
+        if (depth > 0 && depth <= closures.length && closures[depth - 1] != null) {
+            lastClosure = closures[depth - 1];
+        }
+        lastPc = pc;
         if ((++count & (CHECK_EVERY - 1)) == 0 && run != null) {
             run.checkInterrupt();
         }

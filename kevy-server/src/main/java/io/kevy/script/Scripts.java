@@ -84,7 +84,7 @@ public final class Scripts {
             try {
                 result = f.invoke();
             } catch (LuaError e) {
-                fail(c, ScriptErrors.runtime(e, sha));
+                fail(c, ScriptErrors.runtime(e, sha, sandbox.hook().currentLine()));
                 return;
             } catch (StackOverflowError e) { // the hook's depth limit should have caught it first
                 fail(c, ErrorReply.of("ERR user_script:?: stack overflow script: " + sha + ", on @user_script:?."));

@@ -141,6 +141,10 @@ class ScriptCommandsIT {
         eval("return {redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING}");
         eval("return {redis.REPL_NONE, redis.REPL_AOF, redis.REPL_REPLICA, redis.REPL_SLAVE, redis.REPL_ALL}");
         eval("return string.format('%d %s %5.2f', 3, 'x', 3.14159)");
+        eval("return string.format('%g %g %g %g %.3g %10.4f|%-5d|%05d', 100000, 1e20, 0.0001, 1e-5, 2/3, 3.14159, 42, -42)");
+        eval("return string.format('%x %X %o %c %q %s %5s %.2s', 255, 255, 8, 65, 'a\\\"b\\n', 12, 'ab', 'xyz')");
+        eval("return string.format('%d', 3.99)");
+        eval("return string.format('%z', 1)");
         eval("return table.concat({'a','b','c'}, ',')");
         eval("local t = {3,1,2} table.sort(t) return t");
         eval("return {string.byte('A'), string.char(66), string.rep('ab', 3), ('x'):upper()}");
