@@ -22,7 +22,8 @@ public final class Generators {
                 new SetGenerator(),
                 new ZSetGenerator(),
                 new BitmapSortGenerator(),
-                new HyperLogLogGenerator());
+                new HyperLogLogGenerator(),
+                new ScriptGenerator());
         List<CommandGenerator> all = new ArrayList<>(data);
         all.add(new TransactionGenerator(data));
         ALL = List.copyOf(all);
