@@ -31,12 +31,14 @@ final class ScriptHook extends DebugLib {
     private final LuaClosure[] closures = new LuaClosure[MAX_DEPTH + 2];
     private LuaClosure lastClosure;
     private int lastPc;
+    private boolean killing;
 
     void start(ScriptRun run) {
         this.run = run;
         this.depth = 0;
         this.count = 0;
         this.lastClosure = null;
+        this.killing = false;
     }
 
     /** The source line of the last Lua instruction run, or -1: where an error without a position arose. */
@@ -83,7 +85,9 @@ final class ScriptHook extends DebugLib {
             lastClosure = closures[depth - 1];
         }
         lastPc = pc;
-        if ((++count & (CHECK_EVERY - 1)) == 0 && run != null) {
+        if ((killing || (++count & (CHECK_EVERY - 1)) == 0) && run != null) {
+            // once killed, every instruction raises again, so a pcall cannot swallow the kill (as Redis's hook)
+            killing = run.killRequested();
             run.checkInterrupt();
         }
     }

@@ -37,6 +37,10 @@ final class ScriptRun {
         killRequested = true;
     }
 
+    boolean killRequested() {
+        return killRequested;
+    }
+
     /** Called by the hook: throws the kill error when SCRIPT KILL asked for it. */
     void checkInterrupt() {
         if (killRequested) {

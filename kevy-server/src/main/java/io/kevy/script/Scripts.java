@@ -21,6 +21,12 @@ import org.luaj.vm2.Varargs;
  * section; their frames are emitted in order inside it, and a feed reader sees all of them or none. Locking
  * only the declared keys' shards would be cheaper, but Redis scripts may reach keys they do not declare.
  *
+ * <p><b>Busy scripts.</b> A script running longer than {@code busy-reply-threshold} (CONFIG, alias
+ * {@code lua-time-limit}, default 5000 ms) turns the engine busy: other clients' commands without the
+ * {@code allow-busy} flag answer {@code -BUSY} before they wait for a lock, and SCRIPT KILL (which takes no lock)
+ * stops a script that has not written yet, through the instruction hook ({@link ScriptHook}). A client on the
+ * script's own event loop waits until the script ends: kevy runs the script on the loop that read EVAL.
+ *
  * <p>Thread-safe: the cache is concurrent; compiling and running hold the runner's lock.
  */
 public final class Scripts {
@@ -80,6 +86,10 @@ public final class Scripts {
             sandbox.setGlobal("ARGV", strings(c, 3 + numkeys, c.argc() - 3 - numkeys));
             sandbox.hook().start(run);
             running = run;
+            long threshold = busyThresholdMs(c);
+            if (threshold > 0) {
+                c.engine().scriptStarted(run.startNanos + threshold * 1_000_000L);
+            }
             Varargs result;
             try {
                 result = f.invoke();
@@ -92,9 +102,19 @@ public final class Scripts {
             }
             LuaReplies.write(result.arg1(), c.reply());
         } finally {
+            c.engine().scriptEnded();
             running = null;
             sandbox.hook().stop();
             lock.unlock();
+        }
+    }
+
+    /** CONFIG's {@code busy-reply-threshold} (alias {@code lua-time-limit}), ms; 0: never busy. */
+    private static long busyThresholdMs(Call c) {
+        try {
+            return Long.parseLong(c.engine().runtimeConfig().get("busy-reply-threshold"));
+        } catch (RuntimeException e) {
+            return 5000; // Redis's default
         }
     }
 
