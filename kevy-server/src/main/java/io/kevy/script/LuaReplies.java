@@ -9,7 +9,7 @@ import org.luaj.vm2.LuaValue;
 
 /**
  * A script's return value as a RESP2 reply, by Redis 7.0's Lua-to-RESP rules ({@code luaReplyToRedisReply}):
- * string → bulk; number → integer, truncated toward zero; {@code true} → {@code :1}; {@code false} and
+ * string → bulk; number → integer, truncated toward zero ({@link #toLong}); {@code true} → {@code :1}; {@code false} and
  * {@code nil} → null bulk; a table with a string {@code err} field → error (its text as it is); with a
  * string {@code ok} field → status (CR and LF become spaces); any other table → array of its elements
  * {@code 1..n}, stopping at the first nil; anything else (functions, ...) → null bulk.
@@ -34,7 +34,7 @@ final class LuaReplies {
                 LuaString s = v.checkstring();
                 out.bulk(s.m_bytes, s.m_offset, s.m_length);
             }
-            case LuaValue.TNUMBER -> out.integer((long) v.todouble());
+            case LuaValue.TNUMBER -> out.integer(toLong(v.todouble()));
             case LuaValue.TBOOLEAN -> {
                 if (v.toboolean()) {
                     out.integer(1);
@@ -70,6 +70,17 @@ final class LuaReplies {
         for (int i = 1; i <= n; i++) {
             write(t.rawget(i), out, depth + 1);
         }
+    }
+
+    /**
+     * C's {@code (long long)} cast as Redis's x86-64 build does it: truncation toward zero, and the integer
+     * indefinite value (the minimum) for NaN and out-of-range numbers.
+     */
+    static long toLong(double d) {
+        if (Double.isNaN(d) || d >= 0x1p63 || d < -0x1p63) {
+            return Long.MIN_VALUE;
+        }
+        return (long) d;
     }
 
     static String latin1(LuaString s) {

@@ -25,7 +25,7 @@ import org.luaj.vm2.lib.jse.JseMathLib;
 
 /**
  * The Lua state scripts run in, shaped as Redis 7.0's: the base, table, string, math and coroutine libraries,
- * {@code redis} and {@code bit}, with Lua 5.1 names luaj (5.2) lacks ({@code unpack},
+ * {@code redis}, {@code bit} and {@code cjson}, with Lua 5.1 names luaj (5.2) lacks ({@code unpack},
  * {@code table.getn}, {@code math.mod}, {@code string.gfind}, {@code _VERSION = "Lua 5.1"}); without
  * {@code os}, {@code io}, {@code debug}, {@code package}/{@code require}, {@code loadfile},
  * {@code dofile}, {@code print}, {@code setfenv}/{@code getfenv} (Redis 7.0 has none of them either).
@@ -103,7 +103,8 @@ final class LuaSandbox {
         });
         globals.rawset("redis", RedisLib.create(current));
         globals.rawset("bit", BitLib.create());
-        for (String lib : new String[] {"string", "table", "math", "coroutine", "redis", "bit"}) {
+        globals.rawset("cjson", CjsonLib.create());
+        for (String lib : new String[] {"string", "table", "math", "coroutine", "redis", "bit", "cjson"}) {
             globals.rawset(lib, readOnly(globals.get(lib)));
         }
         globals.rawset("_G", env);

@@ -165,6 +165,27 @@ class ScriptCommandsIT {
     }
 
     @Test
+    void cjsonMatchesRedis() {
+        for (String expr : List.of("{1,2,3,'a'}", "{}", "{a=1}", "{a={b={1.5,true,false}}}",
+                "'a/b\"c\\\\d\\n\\t\\1\\127\\128'", "3.14159265358979", "1e20", "0.1", "100000000000000",
+                "{[1]=1,[3]=3}", "{[1]=1,[30]=3}", "{[2]='x'}", "{[1.5]='x'}", "function() end", "0/0", "cjson.null",
+                "{true}", "123456789012345678", "{k={1,{x={}}}}", "{a={b={c={d={1}}}}}")) {
+            eval("return cjson.encode(" + expr + ")");
+        }
+        eval("return cjson.encode()");
+        eval("local t = cjson.decode('{\"a\":[1,2,{\"b\":null}],\"c\":\"x\\\\u00e9\"}')"
+                + " return {t.a[1], t.a[2], type(t.a[3].b), t.c, tostring(t.a[3].b == cjson.null)}");
+        for (String json : List.of("[1,2", "", "{\"a\":1} x", "1.5", "\"s\"", "[]", "[1e400]", "{\"a\" 1}",
+                "{1:2}", "[1,]", "tru", "\"abc", "[-01]", "{\"k\":[true,false,null]}")) {
+            eval("return cjson.decode('" + json + "')");
+        }
+        eval("return cjson.decode()");
+        eval("return type(cjson.null)");
+        eval("return cjson.encode(cjson.decode('{\"k\":[1,{\"x\":[]}]}'))");
+        eval("cjson.foo = 1");
+    }
+
+    @Test
     void scriptCacheMatchesRedis() {
         oracle.same("SCRIPT", "FLUSH");
         oracle.same("SCRIPT", "LOAD", "return 'loaded'");
