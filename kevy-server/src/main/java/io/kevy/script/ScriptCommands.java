@@ -67,15 +67,15 @@ public final class ScriptCommands {
 
     /** Registers the scripting commands of {@code scripts} in {@code t}. */
     public static void register(CommandTable t, Scripts scripts) {
-        t.add(eval("eval", "Execute a Lua script server side", "O(N) where N is the number of keys",
+        t.add(eval("eval", "Execute a Lua script server side", "Depends on the script that is executed.",
                 c -> eval(c, scripts, false)).flags(ALL_SHARDS).keyNotes(
-                        "We cannot tell how the keys will be used so we assume the worst, RW and UPDATE flags")
+                        "We cannot tell how the keys will be used so we assume the worst, RW and UPDATE")
                 .keyFlags("RW", "access", "update").since("2.6.0"));
         t.add(eval("evalsha", "Execute a Lua script server side", "Depends on the script that is executed.",
                 c -> evalsha(c, scripts, false)).keyFlags("RW", "access", "update").since("2.6.0"));
         t.add(eval("eval_ro", "Execute a read-only Lua script server side", "Depends on the script that is executed.",
                 c -> eval(c, scripts, true)).flags(READONLY).keyNotes(
-                        "We cannot tell how the keys will be used so we assume the worst, RO and ACCESS flags")
+                        "We cannot tell how the keys will be used so we assume the worst, RO and ACCESS")
                 .keyFlags("RO", "access").since("7.0.0"));
         t.add(eval("evalsha_ro", "Execute a read-only Lua script server side",
                 "Depends on the script that is executed.", c -> evalsha(c, scripts, true)).flags(READONLY)
@@ -110,7 +110,7 @@ public final class ScriptCommands {
     private static CommandSpec.Builder eval(String name, String summary, String complexity,
                                             io.kevy.engine.command.CommandHandler h) {
         return command(name, -3).flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, ALL_SHARDS)
-                .keys(0, 0, 0, KEYS).group(GROUP).summary(summary).complexity(complexity).handler(h);
+                .keys(0, 0, 0, KEYS).keynum(2).group(GROUP).summary(summary).complexity(complexity).handler(h);
     }
 
     /** numkeys (argument 2), checked against the arguments as Redis's {@code evalGenericCommand}. */

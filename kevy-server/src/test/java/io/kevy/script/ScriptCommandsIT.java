@@ -207,6 +207,16 @@ class ScriptCommandsIT {
     }
 
     @Test
+    void commandMetadataMatchesRedis() {
+        for (String name : List.of("eval", "evalsha", "eval_ro", "evalsha_ro", "script|load", "script|exists",
+                "script|flush", "script|kill", "script|help")) {
+            oracle.same("COMMAND", "INFO", name);
+        }
+        oracle.same("COMMAND", "GETKEYS", "EVAL", "return 1", "2", "a", "b", "c");
+        oracle.same("COMMAND", "GETKEYS", "EVALSHA", "abc", "0", "x");
+    }
+
+    @Test
     void framesAreTheEffectsOfTheScriptsWrites() {
         oracle.frames().take();
         oracle.same("EVAL", "redis.call('set', KEYS[1], ARGV[1]) redis.call('incr', KEYS[2])"
