@@ -14,7 +14,7 @@ final class ScriptRun {
     final String sha;
     final boolean readOnly;
     final long startNanos = System.nanoTime();
-    private boolean wrote;
+    private volatile boolean wrote;
     private volatile boolean killRequested;
 
     ScriptRun(Call call, String sha, boolean readOnly) {
