@@ -6,6 +6,8 @@ import io.kevy.engine.command.CommandTable;
 import io.kevy.engine.command.Dispatcher;
 import io.kevy.feed.Feed;
 import io.kevy.feed.FeedCommands;
+import io.kevy.script.ScriptCommands;
+import io.kevy.script.Scripts;
 import io.kevy.feed.FeedConfig;
 import io.kevy.persist.Persistence;
 import io.kevy.persist.PersistenceConfig;
@@ -64,7 +66,8 @@ public final class KevyInstance implements AutoCloseable {
         CommandTable commands = CommandTable.standard()
                 .with(t -> FeedCommands.register(t, feed))
                 .with(t -> PubSubCommands.register(t, pubsub))
-                .with(t -> ReplicationCommands.register(t, replication));
+                .with(t -> ReplicationCommands.register(t, replication))
+                .with(t -> ScriptCommands.register(t, new Scripts()));
         Dispatcher dispatcher = new Dispatcher(engine, commands);
         replication.dispatcher(dispatcher);
         return new KevyInstance(engine, feed, pubsub, notifier, dispatcher, replication);

@@ -289,6 +289,22 @@ public final class Store implements AutoCloseable {
     }
 
     /**
+     * EVAL: runs the Lua {@code script} with {@code keys} as {@code KEYS} and {@code args} as {@code ARGV}, as one
+     * critical section over every shard (Redis 7.0's scripting surface and conversion rules; the feed carries
+     * the effects of its writes). The script's reply; a script error is returned as {@link Reply.Error} (use
+     * {@link Reply#orThrow()} to throw it), as {@link #execute(String...)} does.
+     */
+    public Reply eval(String script, List<String> keys, List<String> args) {
+        List<String> argv = new ArrayList<>(3 + keys.size() + args.size());
+        argv.add("EVAL");
+        argv.add(script);
+        argv.add(Integer.toString(keys.size()));
+        argv.addAll(keys);
+        argv.addAll(args);
+        return execute(argv.toArray(new String[0]));
+    }
+
+    /**
      * Every live key matching the glob {@code pattern} (SCAN ... MATCH pattern until the cursor is 0; keys
      * present for the whole scan are returned exactly once here).
      */

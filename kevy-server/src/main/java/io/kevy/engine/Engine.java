@@ -44,6 +44,8 @@ public final class Engine implements AutoCloseable {
     private final Shard[] shards;
     private final Sessions sessions = new Sessions();
     private final RuntimeConfig runtimeConfig = new RuntimeConfig();
+    /** When the running script turns busy (System.nanoTime), or 0 when no script runs ({@link #scriptBusy}). */
+    private volatile long scriptBusyAtNanos;
     private final long startedAtMs;
     private final LongAdder keyspaceHits = new LongAdder();
     private final LongAdder keyspaceMisses = new LongAdder();
@@ -222,6 +224,26 @@ public final class Engine implements AutoCloseable {
 
     public void activeExpire(boolean on) {
         this.activeExpire = on;
+    }
+
+    /**
+     * Records that a script started and turns busy at {@code busyAtNanos} ({@link System#nanoTime}): after it,
+     * other clients' commands answer {@code -BUSY} (Redis's {@code busy-reply-threshold}). Called by the script
+     * runner with every shard locked; {@link #scriptEnded} clears it.
+     */
+    public void scriptStarted(long busyAtNanos) {
+        scriptBusyAtNanos = busyAtNanos == 0 ? 1 : busyAtNanos;
+    }
+
+    /** The running script ended (see {@link #scriptStarted}). */
+    public void scriptEnded() {
+        scriptBusyAtNanos = 0;
+    }
+
+    /** True while a script has run past its busy threshold. Thread-safe; read by the dispatcher per command. */
+    public boolean scriptBusy() {
+        long at = scriptBusyAtNanos;
+        return at != 0 && System.nanoTime() - at >= 0;
     }
 
     /**

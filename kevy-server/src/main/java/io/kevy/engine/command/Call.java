@@ -258,6 +258,37 @@ public final class Call {
         emitted = true;
     }
 
+    /**
+     * Runs {@code argv} (resolved to {@code spec} and validated by the caller: arity, flags) as a command nested
+     * in this one, with this call's locks, session and time snapshot, writing its one reply to {@code into}:
+     * a script's {@code redis.call}. Its frames are emitted as the nested command's own, in order, inside this
+     * command's critical section; it never blocks (as inside EXEC). The caller must hold the locks of every
+     * shard the nested command may touch (a script holds all of them). Counted in INFO commandstats as Redis
+     * counts a script's calls.
+     *
+     * @return true when the nested command failed (it replied an error to {@code into})
+     */
+    public boolean runNested(byte[][] argv, CommandSpec spec, ReplySink into) {
+        byte[][] outerArgv = this.argv;
+        CommandSpec outerSpec = this.spec;
+        ReplySink outerReply = this.reply;
+        boolean outerFailed = this.failed;
+        boolean outerMayBlock = this.mayBlock;
+        long t0 = System.nanoTime();
+        reset(argv, spec, now);
+        this.reply = into;
+        try {
+            boolean failed = Dispatcher.runHandler(this, spec) || this.failed;
+            dispatcher.commandStats().called(spec, (System.nanoTime() - t0) / 1000, failed);
+            return failed;
+        } finally {
+            reset(outerArgv, outerSpec, now);
+            this.reply = outerReply;
+            this.failed = outerFailed;
+            this.mayBlock = outerMayBlock;
+        }
+    }
+
     /** True when this call emitted a frame: its reply then follows a change (appendfsync always holds it). */
     boolean emitted() {
         return emitted;

@@ -120,7 +120,10 @@ final class CommandMetadata {
         cats.forEach(c -> r.simple("@" + c));
         r.array(s.tips().size());
         s.tips().forEach(r::bulk);
-        if (s.firstKey() > 0 && s.sourceKeyFlags() != null) {
+        if (s.keynumIndex() > 0) {
+            r.array(1);
+            writeKeynumSpec(r, keyFlags(s), s.keyNotes(), s.keynumIndex());
+        } else if (s.firstKey() > 0 && s.sourceKeyFlags() != null) {
             r.array(2);
             writeKeySpec(r, keyFlags(s), s.keyNotes(), s.firstKey(), 0, s.step());
             writeKeySpec(r, s.sourceKeyFlags(), null, s.firstKey() + 1,
@@ -202,6 +205,38 @@ final class CommandMetadata {
         r.bulk("index");
         r.integer(index);
         writeRangeFindKeys(r, lastKey, step, 0);
+    }
+
+    /** A {@code keynum} key spec: the count at {@code index}, the keys after it, one by one (EVAL's). */
+    private static void writeKeynumSpec(ReplySink r, List<String> kf, String notes, int index) {
+        r.array(notes != null ? 8 : 6);
+        if (notes != null) {
+            r.bulk("notes");
+            r.bulk(notes);
+        }
+        r.bulk("flags");
+        r.array(kf.size());
+        kf.forEach(r::simple);
+        r.bulk("begin_search");
+        r.array(4);
+        r.bulk("type");
+        r.bulk("index");
+        r.bulk("spec");
+        r.array(2);
+        r.bulk("index");
+        r.integer(index);
+        r.bulk("find_keys");
+        r.array(4);
+        r.bulk("type");
+        r.bulk("keynum");
+        r.bulk("spec");
+        r.array(6);
+        r.bulk("keynumidx");
+        r.integer(0);
+        r.bulk("firstkey");
+        r.integer(1);
+        r.bulk("keystep");
+        r.integer(1);
     }
 
     /** One COMMAND DOCS map: summary, since, group, complexity (when known), subcommands (when any). */

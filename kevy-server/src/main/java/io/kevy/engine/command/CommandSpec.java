@@ -42,6 +42,7 @@ public final class CommandSpec {
     private final KeyShape keyShape;
     private final int step;
     private final KeyFinder keyFinder;
+    private final int keynumIndex;
     private final CommandHandler handler;
     private final String group;
     private final String summary;
@@ -73,6 +74,7 @@ public final class CommandSpec {
         this.lastKey = b.lastKey;
         this.step = b.step;
         this.keyFinder = b.keyFinder;
+        this.keynumIndex = b.keynumIndex;
         this.keyShape = b.keyFinder == null ? new KeyShape(b.firstKey, b.lastKey, b.step) : null;
         this.handler = b.handler;
         this.group = b.group;
@@ -156,6 +158,14 @@ public final class CommandSpec {
     /** The finder for movable keys, or null when the first/last/step range says it all. */
     public KeyFinder keyFinder() {
         return keyFinder;
+    }
+
+    /**
+     * The argument index of the key count when COMMAND INFO describes the keys by a {@code keynum} key spec
+     * (EVAL: {@code numkeys} at 2, the keys after it), else 0.
+     */
+    public int keynumIndex() {
+        return keynumIndex;
     }
 
     /** The handler, or null for a container (CLIENT, CONFIG, ...) whose subcommands have handlers. */
@@ -317,6 +327,7 @@ public final class CommandSpec {
         private int lastKey;
         private int step;
         private KeyFinder keyFinder;
+        private int keynumIndex;
         private CommandHandler handler;
         private String group;
         private String summary;
@@ -356,6 +367,15 @@ public final class CommandSpec {
             keys(first, last, step);
             this.keyFinder = finder;
             this.flags.add(CommandFlag.MOVABLEKEYS);
+            return this;
+        }
+
+        /**
+         * COMMAND INFO describes the keys as Redis's {@code keynum} key spec: the key count at argument
+         * {@code index}, the keys right after it (EVAL, FCALL).
+         */
+        public Builder keynum(int index) {
+            this.keynumIndex = index;
             return this;
         }
 

@@ -114,6 +114,11 @@ public final class Dispatcher {
             reject(session, out, Errors.NOAUTH);
             return Outcome.DONE;
         }
+        if (!spec.has(CommandFlag.ALLOW_BUSY) && engine.scriptBusy()) {
+            commandStats.rejected(spec); // before queueing, as Redis's processCommand
+            reject(session, out, Errors.BUSY);
+            return Outcome.DONE;
+        }
         if (spec.isWrite()) { // also at queue time inside MULTI, as Redis: the refusal flags the transaction
             String diskError = engine.durability().writeError();
             if (diskError != null) {

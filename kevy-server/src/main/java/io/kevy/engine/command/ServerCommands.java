@@ -17,11 +17,12 @@ import io.kevy.engine.error.Errors;
 import io.kevy.resp.ReplySink;
 
 /**
- * Server commands (Redis 7.0): DBSIZE, FLUSHALL, FLUSHDB, TIME, LASTSAVE, SHUTDOWN, FUNCTION FLUSH, SCRIPT FLUSH.
+ * Server commands (Redis 7.0): DBSIZE, FLUSHALL, FLUSHDB, TIME, LASTSAVE, SHUTDOWN, FUNCTION FLUSH (SCRIPT is
+ * {@code io.kevy.script.ScriptCommands}).
  * The other server families register from here: CLIENT ({@link ClientCommands}), CONFIG ({@link ConfigCommands}),
  * INFO ({@link InfoCommand}), COMMAND ({@link CommandCommands}), DEBUG ({@link DebugCommands}), MEMORY ({@link MemoryCommands}).
  *
- * <p>kevy differences: FUNCTION FLUSH and SCRIPT FLUSH answer OK and do nothing (kevy stores no scripts); TIME has
+ * <p>kevy differences: FUNCTION FLUSH answers OK and does nothing (kevy stores no functions); TIME has
  * millisecond resolution (it reads the engine's clock); SHUTDOWN NOW and FORCE change nothing (no replicas) and
  * ABORT always answers "No shutdown in progress." (a shutdown starts at once).
  */
@@ -65,13 +66,6 @@ final class ServerCommands {
                         .complexity("O(N) where N is the number of functions deleted")
                         .tips("request_policy:all_shards", "response_policy:all_succeeded")
                         .handler(ServerCommands::functionFlush)));
-        t.add(command("script", -2).group("scripting").since("2.6.0")
-                .summary("A container for Lua scripts management commands").complexity("Depends on subcommand.")
-                .subcommand(command("flush", -2).flags(NOSCRIPT).since("2.6.0")
-                        .summary("Remove all the scripts from the script cache (kevy stores none: always OK)")
-                        .complexity("O(N) with N being the number of scripts in cache")
-                        .tips("request_policy:all_nodes", "response_policy:all_succeeded")
-                        .handler(ServerCommands::scriptFlush)));
     }
 
     private static CommandSpec.Builder flush(String name, String summary, String complexity) {
@@ -135,13 +129,6 @@ final class ServerCommands {
         }
         if (c.argc() == 3 && !c.argIs(2, "async") && !c.argIs(2, "sync")) {
             throw Call.fail(ErrorReply.err("FUNCTION FLUSH only supports SYNC|ASYNC option"));
-        }
-        c.reply().ok();
-    }
-
-    private static void scriptFlush(Call c) {
-        if (c.argc() > 3 || (c.argc() == 3 && !c.argIs(2, "async") && !c.argIs(2, "sync"))) {
-            throw Call.fail(ErrorReply.err("SCRIPT FLUSH only support SYNC|ASYNC option"));
         }
         c.reply().ok();
     }

@@ -30,6 +30,10 @@ public final class Errors {
     private Errors() {
     }
 
+    /** Another client's script is past {@code busy-reply-threshold} (Redis's {@code shared.slowevalerr}). */
+    public static final ErrorReply BUSY = ErrorReply.of(
+            "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.");
+
     /** {@code ERR wrong number of arguments for '<name>' command} (name lower case, {@code cmd|sub} for subcommands). */
     public static ErrorReply wrongArity(String name) {
         return ErrorReply.err("wrong number of arguments for '" + name + "' command");

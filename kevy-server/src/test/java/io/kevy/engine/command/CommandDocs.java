@@ -21,7 +21,9 @@ final class CommandDocs {
     /** Commands that emit the frames of other commands. */
     private static final Map<String, String> OTHER_FRAMES = Map.of(
             "exec", "the queued commands'",
-            "sort", "with STORE");
+            "sort", "with STORE",
+            "eval", "its writes' (effects)",
+            "evalsha", "its writes' (effects)");
 
     private CommandDocs() {
     }

@@ -25,7 +25,8 @@ public final class Generators {
                 new HyperLogLogGenerator(),
                 new GeoGenerator(),
                 new DumpGenerator(),
-                new StreamGenerator());
+                new StreamGenerator(),
+                new ScriptGenerator());
         List<CommandGenerator> all = new ArrayList<>(data);
         all.add(new TransactionGenerator(data));
         ALL = List.copyOf(all);

@@ -1,0 +1,174 @@
+package io.kevy.script;
+
+import java.io.ByteArrayInputStream;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.luaj.vm2.Globals;
+import org.luaj.vm2.LoadState;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.compiler.LuaC;
+import org.luaj.vm2.lib.BaseLib;
+import org.luaj.vm2.lib.CoroutineLib;
+import org.luaj.vm2.lib.OneArgFunction;
+import org.luaj.vm2.lib.StringLib;
+import org.luaj.vm2.lib.TableLib;
+import org.luaj.vm2.lib.ThreeArgFunction;
+import org.luaj.vm2.lib.TwoArgFunction;
+import org.luaj.vm2.lib.VarArgFunction;
+import org.luaj.vm2.lib.jse.JseMathLib;
+
+/**
+ * The Lua state scripts run in, shaped as Redis 7.0's: the base, table, string, math and coroutine libraries,
+ * {@code redis}, {@code bit} and {@code cjson}, with Lua 5.1 names luaj (5.2) lacks ({@code unpack},
+ * {@code table.getn}, {@code math.mod}, {@code string.gfind}, {@code _VERSION = "Lua 5.1"}); without
+ * {@code os}, {@code io}, {@code debug}, {@code package}/{@code require}, {@code loadfile},
+ * {@code dofile}, {@code print}, {@code setfenv}/{@code getfenv} (Redis 7.0 has none of them either).
+ *
+ * <p><b>Protected globals</b>, as Redis 7.0: a script sees the globals through an empty table whose reads of a
+ * missing name fail with {@code Script attempted to access nonexistent global variable '<name>'} and whose
+ * writes fail with {@code Attempt to modify a readonly table}; the library tables are read-only the same way,
+ * also against {@code rawset}. {@code KEYS} and {@code ARGV} are set by the runner before each script.
+ *
+ * <p>Not thread-safe: used under the runner's lock.
+ */
+final class LuaSandbox {
+    static final String READONLY = "Attempt to modify a readonly table";
+
+    private final Globals globals = new Globals();
+    /** What scripts see as their globals: empty, protected (a {@code Globals} so that luaj runs the hook). */
+    private final Globals env = new Globals();
+    private final Set<LuaValue> readonly = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final ScriptHook hook = new ScriptHook();
+
+    LuaSandbox(Supplier<ScriptRun> current) {
+        globals.load(new BaseLib());
+        LuaTable pkg = new LuaTable();
+        pkg.set("loaded", new LuaTable());
+        globals.set("package", pkg); // the libraries register themselves in package.loaded; removed below
+        globals.load(new TableLib());
+        globals.load(new StringLib());
+        globals.load(new JseMathLib());
+        globals.load(new CoroutineLib());
+        globals.load(hook); // sets globals.debuglib: the call and instruction hooks
+        LoadState.install(globals);
+        LuaC.install(globals);
+        LuaValue baseLoad = globals.get("load");
+        VarArgFunction sandboxedLoad = new VarArgFunction() { // load and loadstring compile into the sandbox
+            @Override
+            public Varargs invoke(Varargs args) {
+                return baseLoad.invoke(LuaValue.varargsOf(new LuaValue[] {args.arg1(),
+                    args.isnoneornil(2) ? LuaValue.valueOf("=(load)") : args.arg(2), LuaValue.valueOf("t"), env}));
+            }
+        };
+        globals.rawset("load", sandboxedLoad);
+        globals.rawset("loadstring", sandboxedLoad);
+        for (String name : new String[] {"package", "debug", "loadfile", "dofile", "print", "require",
+            "module", "collectgarbage"}) {
+            globals.rawset(name, LuaValue.NIL);
+        }
+        LuaValue table = globals.get("table");
+        globals.rawset("unpack", table.get("unpack"));
+        table.set("getn", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue t) {
+                return LuaValue.valueOf(t.checktable().length());
+            }
+        });
+        globals.get("math").set("mod", globals.get("math").get("fmod"));
+        globals.get("string").set("gfind", globals.get("string").get("gmatch"));
+        globals.get("string").set("format", new LuaFormat());
+        globals.rawset("_VERSION", LuaValue.valueOf("Lua 5.1"));
+        globals.rawset("gcinfo", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                Runtime rt = Runtime.getRuntime();
+                return LuaValue.valueOf((int) ((rt.totalMemory() - rt.freeMemory()) >> 10));
+            }
+        });
+        LuaValue baseRawset = globals.get("rawset");
+        globals.rawset("rawset", new ThreeArgFunction() {
+            @Override
+            public LuaValue call(LuaValue t, LuaValue k, LuaValue v) {
+                if (readonly.contains(t)) { // Redis raises this one without a position
+                    throw new LuaError(LuaReplyBuilder.errorTable("ERR " + READONLY));
+                }
+                return baseRawset.call(t, k, v);
+            }
+        });
+        globals.rawset("redis", RedisLib.create(current));
+        globals.rawset("bit", BitLib.create());
+        globals.rawset("cjson", CjsonLib.create());
+        for (String lib : new String[] {"string", "table", "math", "coroutine", "redis", "bit", "cjson"}) {
+            globals.rawset(lib, readOnly(globals.get(lib)));
+        }
+        globals.rawset("_G", env);
+        env.running = globals.running;
+        env.baselib = globals.baselib;
+        env.debuglib = globals.debuglib;
+        env.compiler = globals.compiler;
+        env.loader = globals.loader;
+        LuaTable mt = new LuaTable();
+        mt.rawset("__index", new TwoArgFunction() {
+            @Override
+            public LuaValue call(LuaValue t, LuaValue k) {
+                LuaValue v = globals.rawget(k);
+                if (v.isnil()) {
+                    throw new LuaError("Script attempted to access nonexistent global variable '" + k.tojstring()
+                            + "'");
+                }
+                return v;
+            }
+        });
+        mt.rawset("__newindex", readonlyWrite());
+        mt.rawset("__metatable", LuaValue.FALSE);
+        env.setmetatable(mt);
+        readonly.add(env);
+    }
+
+    ScriptHook hook() {
+        return hook;
+    }
+
+    /** Sets a global the scripts see ({@code KEYS}, {@code ARGV}). */
+    void setGlobal(String name, LuaValue v) {
+        globals.rawset(name, v);
+    }
+
+    /**
+     * Compiles {@code body} as a chunk named {@code @user_script} in the protected environment (text only:
+     * precompiled chunks are refused).
+     *
+     * @throws LuaError the compile error, Lua's message
+     */
+    LuaFunction compile(byte[] body) {
+        LuaValue f = globals.load(new ByteArrayInputStream(body), "@user_script", "t", env);
+        return (LuaFunction) f;
+    }
+
+    private LuaValue readOnly(LuaValue lib) {
+        LuaTable proxy = new LuaTable();
+        LuaTable mt = new LuaTable();
+        mt.rawset("__index", lib);
+        mt.rawset("__newindex", readonlyWrite());
+        mt.rawset("__metatable", LuaValue.FALSE);
+        proxy.setmetatable(mt);
+        readonly.add(proxy);
+        readonly.add(lib);
+        return proxy;
+    }
+
+    private static LuaValue readonlyWrite() {
+        return new ThreeArgFunction() {
+            @Override
+            public LuaValue call(LuaValue t, LuaValue k, LuaValue v) {
+                throw new LuaError(READONLY);
+            }
+        };
+    }
+}

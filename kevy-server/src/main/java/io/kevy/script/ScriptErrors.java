@@ -1,0 +1,127 @@
+package io.kevy.script;
+
+import io.kevy.engine.error.ErrorReply;
+import java.lang.reflect.Field;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+
+/**
+ * Redis 7.0's script error texts and how a Lua error becomes the EVAL reply ({@code luaCallFunction} with the
+ * {@code __redis__err__handler}): a table error keeps its {@code err} text, any other error becomes
+ * {@code ERR <position>: <message>}, and both get {@code  script: <sha>, on @user_script:<line>.} appended;
+ * a compile error is {@code ERR Error compiling script (new function): <lua message>}.
+ *
+ * <p>luaj writes positions as {@code @user_script:1 msg}; they are rewritten to Lua's {@code user_script:1: msg}.
+ * Stateless; thread-safe.
+ */
+final class ScriptErrors {
+    static final String UNKNOWN_COMMAND = "ERR Unknown Redis command called from script";
+    static final String WRONG_ARGS = "ERR Wrong number of args calling Redis command from script";
+    static final String NOT_ALLOWED = "ERR This Redis command is not allowed from script";
+    static final String WRITE_IN_READONLY = "ERR Write commands are not allowed from read-only scripts.";
+    static final String NO_ARGUMENTS = "ERR Please specify at least one argument for this redis lib call";
+    static final String BAD_ARGUMENT = "ERR Lua redis lib command arguments must be strings or integers";
+    static final String KILLED = "ERR Script killed by user with SCRIPT KILL...";
+    static final ErrorReply NOSCRIPT = ErrorReply.of("NOSCRIPT No matching script. Please use EVAL.");
+    static final ErrorReply NEGATIVE_KEYS = ErrorReply.err("Number of keys can't be negative");
+    static final ErrorReply TOO_MANY_KEYS = ErrorReply.err("Number of keys can't be greater than number of args");
+
+    private static final Pattern POSITION = Pattern.compile("^@?(user_script):(\\d+):? ");
+    private static final Pattern LUAJ_SYMBOL = Pattern.compile("unexpected symbol (\\d+) \\(.\\)");
+    /** luaj's reserved tokens from 257 (FIRST_RESERVED), in its LexState order. */
+    private static final String[] TOKENS = {"and", "break", "do", "else", "elseif", "end", "false", "for",
+        "function", "goto", "if", "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until",
+        "while", "..", "...", "==", ">=", "<=", "~=", "::", "<eof>"};
+    private static final Field FILELINE = fileline();
+
+    private ScriptErrors() {
+    }
+
+    private static Field fileline() {
+        try {
+            Field f = LuaError.class.getDeclaredField("fileline");
+            f.setAccessible(true);
+            return f;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null; // positions then come from the message only
+        }
+    }
+
+    /** The EVAL reply for a compile error of a script body. */
+    static ErrorReply compile(LuaError e) {
+        return ErrorReply.err("Error compiling script (new function): " + compileMessage(e));
+    }
+
+    static String compileMessage(LuaError e) {
+        String m = stripTraceback(String.valueOf(e.getMessage()));
+        Matcher sym = LUAJ_SYMBOL.matcher(m);
+        if (sym.find()) { // luaj prints the token's code; Lua prints "near '<token>'"
+            int t = Integer.parseInt(sym.group(1));
+            String token = t < 257 ? String.valueOf((char) t) : t - 257 < TOKENS.length ? TOKENS[t - 257] : "?";
+            m = m.substring(0, sym.start()) + "unexpected symbol near '" + token + "'" + m.substring(sym.end());
+        }
+        return m;
+    }
+
+    /** The EVAL reply for a script that raised {@code e} while running. */
+    static ErrorReply runtime(LuaError e, String sha, int currentLine) {
+        LuaValue obj = e.getMessageObject();
+        String msg;
+        String line = lineOf(e);
+        if (line == null && currentLine > 0) {
+            line = Integer.toString(currentLine); // raised by a library function in a tail call
+        }
+        if (obj instanceof LuaTable t && t.rawget(LuaReplyBuilder.ERR).type() == LuaValue.TSTRING) {
+            msg = LuaReplies.latin1(t.rawget(LuaReplyBuilder.ERR).checkstring());
+            if (msg.startsWith("-")) {
+                msg = msg.substring(1);
+            }
+        } else if (obj == null || obj.isnil() || isNullMessage(obj)) {
+            msg = "ERR nil"; // error() without a value
+        } else {
+            String text = obj instanceof LuaString s ? LuaReplies.latin1(s) : obj.tojstring();
+            text = stripTraceback(text);
+            Matcher p = POSITION.matcher(text);
+            if (p.find()) {
+                if (line == null) {
+                    line = p.group(2);
+                }
+                text = p.group(1) + ":" + p.group(2) + ": " + text.substring(p.end());
+            } else if (line != null && !text.startsWith("user_script:")) {
+                text = "user_script:" + line + ": " + text; // Lua positions errors of library functions too
+            }
+            msg = "ERR " + text;
+        }
+        return ErrorReply.of(msg + " script: " + sha + ", on @user_script:" + (line == null ? "?" : line) + ".");
+    }
+
+    private static String lineOf(LuaError e) {
+        if (FILELINE == null) {
+            return null;
+        }
+        try {
+            Object fl = FILELINE.get(e);
+            if (fl instanceof String s) {
+                int colon = s.lastIndexOf(':');
+                return colon >= 0 ? s.substring(colon + 1) : null;
+            }
+        } catch (IllegalAccessException ignored) {
+            // no position: the message's, if any
+        }
+        return null;
+    }
+
+    /** luaj's message of {@code error()}: "null", without a position, before any traceback. */
+    private static boolean isNullMessage(LuaValue obj) {
+        return obj.type() == LuaValue.TSTRING && stripTraceback(obj.tojstring()).equals("null");
+    }
+
+    private static String stripTraceback(String m) {
+        int tb = m.indexOf("\nstack traceback:");
+        return tb >= 0 ? m.substring(0, tb) : m;
+    }
+}

@@ -1,0 +1,94 @@
+package io.kevy.script;
+
+import org.luaj.vm2.LuaClosure;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.lib.DebugLib;
+
+/**
+ * luaj's debug hook, used as Redis uses Lua's count hook: it bounds the call depth (a script recursing deeper
+ * than {@link #MAX_DEPTH} Lua calls fails with {@code stack overflow}, as Lua does at its own limit, instead of
+ * overflowing the Java thread's stack) and, every {@link #CHECK_EVERY} instructions, asks the running script's
+ * {@link ScriptRun#checkInterrupt()} whether it must stop (SCRIPT KILL).
+ *
+ * <p>Its {@code debug} table is not exposed to scripts. Used by one script at a time (the runner's lock).
+ */
+final class ScriptHook extends DebugLib {
+    /**
+     * Lua-to-Lua call depth kevy allows: Lua 5.1 allows about 200 nested C calls and 20000 Lua calls; a luaj
+     * call costs Java stack, and 1000 levels stay well inside a 1 MB thread stack with the command handlers a
+     * {@code redis.call} at the deepest level runs.
+     */
+    static final int MAX_DEPTH = 1000;
+    static final int CHECK_EVERY = 1 << 14;
+
+    private int depth;
+    private int count;
+    private ScriptRun run;
+    /** The Lua functions being run, innermost last (Java functions leave null), and the last instruction run. */
+    private final LuaClosure[] closures = new LuaClosure[MAX_DEPTH + 2];
+    private LuaClosure lastClosure;
+    private int lastPc;
+    private boolean killing;
+
+    void start(ScriptRun run) {
+        this.run = run;
+        this.depth = 0;
+        this.count = 0;
+        this.lastClosure = null;
+        this.killing = false;
+    }
+
+    /** The source line of the last Lua instruction run, or -1: where an error without a position arose. */
+    int currentLine() {
+        LuaClosure c = lastClosure;
+        if (c == null || c.p.lineinfo == null || lastPc < 0 || lastPc >= c.p.lineinfo.length) {
+            return -1;
+        }
+        return c.p.lineinfo[lastPc];
+    }
+
+    void stop() {
+        this.run = null;
+    }
+
+    @Override
+    public void onCall(LuaFunction f) {
+        enter(null);
+    }
+
+    @Override
+    public void onCall(LuaClosure c, Varargs varargs, LuaValue[] stack) {
+        enter(c);
+    }
+
+    private void enter(LuaClosure c) {
+        if (depth >= 0 && depth < closures.length) {
+            closures[depth] = c;
+        }
+        if (++depth > MAX_DEPTH) {
+            depth = 0; // the unwinding returns decrement below zero; start() resets it for the next script
+            throw new LuaError("stack overflow");
+        }
+    }
+
+    @Override
+    public void onReturn() {
+        depth--;
+    }
+
+    @Override
+    public void onInstruction(int pc, Varargs v, int top) {
+        if (depth > 0 && depth <= closures.length && closures[depth - 1] != null) {
+            lastClosure = closures[depth - 1];
+        }
+        lastPc = pc;
+        if ((killing || (++count & (CHECK_EVERY - 1)) == 0) && run != null) {
+            // once killed, every instruction raises again, so a pcall cannot swallow the kill (as Redis's hook)
+            killing = run.killRequested();
+            run.checkInterrupt();
+        }
+    }
+}

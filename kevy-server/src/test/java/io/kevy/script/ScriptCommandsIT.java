@@ -1,0 +1,235 @@
+package io.kevy.script;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kevy.testing.OracleFixture;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT against a real Redis 7.0, byte for byte: the conversion rules
+ * both ways, the sandbox and protected globals, the error shapes (compile, runtime, redis.call, numkeys,
+ * NOSCRIPT, read-only), the redis.* helpers and bit; and the frames a script emits on a 2-shard server (its
+ * writes' effects, never EVAL).
+ */
+class ScriptCommandsIT {
+    @RegisterExtension
+    static final OracleFixture oracle = OracleFixture.create().recordFrames();
+
+    private static void eval(String script, String... keysAndArgs) {
+        List<String> cmd = new ArrayList<>(List.of("EVAL", script));
+        if (keysAndArgs.length == 0) {
+            cmd.add("0");
+        } else {
+            cmd.addAll(List.of(keysAndArgs));
+        }
+        oracle.same(cmd.toArray(new String[0]));
+    }
+
+    @Test
+    void luaToRespConversionMatchesRedis() {
+        eval("return 3.99");
+        eval("return -3.99");
+        eval("return 1e15");
+        eval("return true");
+        eval("return false");
+        eval("return nil");
+        eval("return");
+        eval("return 'a string'");
+        eval("return {1,2,nil,4}");
+        eval("return {1,'a',{2,false,true},3.5}");
+        eval("return {}");
+        eval("return {ok='FINE'}");
+        eval("return {err='My Error'}");
+        eval("return {err='-CODE with dash'}");
+        eval("return {err=1}");
+        eval("return {ok=1}");
+        eval("return {ok='line\\r\\nbreak'}");
+        eval("return redis.status_reply('FINE')");
+        eval("return redis.error_reply('My Error')");
+        eval("return redis.error_reply('-My Error')");
+        eval("return redis.error_reply()");
+        eval("return redis.status_reply()");
+        eval("return function() end");
+        eval("return {KEYS[1],ARGV[1],#KEYS,#ARGV}", "2", "k1", "k2", "a1");
+    }
+
+    @Test
+    void respToLuaConversionMatchesRedis() {
+        eval("redis.call('set','s','v') return redis.call('get','s')");
+        eval("return redis.call('get','nokey')");
+        eval("return type(redis.call('get','nokey'))");
+        eval("return redis.call('incr','n')");
+        eval("return type(redis.call('incr','n'))");
+        eval("redis.call('del','l') redis.call('rpush','l','a','b','c') return redis.call('lrange','l',0,-1)");
+        eval("return redis.call('hgetall','nohash')");
+        eval("return redis.call('ping')");
+        eval("return type(redis.call('ping'))");
+        eval("return redis.call('ping')['ok']");
+        eval("return redis.pcall('incr','s')");
+        eval("return type(redis.pcall('incr','s'))");
+        eval("return redis.pcall('incr','s')['err']");
+        eval("return redis.call('set','a',1.5)");
+        eval("return redis.call('get','a')");
+        eval("redis.call('set','a',1e20) return redis.call('get','a')");
+        eval("redis.call('set','a',3) return redis.call('get','a')");
+        eval("redis.call('set','a',-0.25) return redis.call('get','a')");
+        eval("redis.call('set','a',123456789012345) return redis.call('get','a')");
+        eval("return redis.call('exists','a','nokey')");
+    }
+
+    @Test
+    void errorsMatchRedis() {
+        eval("return x");
+        eval("\nlocal y = 1\nreturn zz");
+        eval("x=1");
+        eval("return 1 +");
+        eval("foo(");
+        eval("error('boom')");
+        eval("error({err='X boom'})");
+        eval("error()");
+        eval("return redis.call('nosuch')");
+        eval("return redis.call('get')");
+        eval("return redis.pcall('nosuch')");
+        eval("return redis.pcall('get')");
+        eval("redis.call('set','s','a') return redis.call('incr','s')");
+        eval("return redis.call()");
+        eval("return redis.call(1)");
+        eval("return redis.call('set','a',{})");
+        eval("return redis.pcall('set','a',{})");
+        eval("return redis.call('multi')");
+        eval("return redis.call('eval','return 1','0')");
+        eval("return redis.call('script','load','return 1')");
+        eval("return redis.sha1hex()");
+        eval("local function f(n) return f(n+1)+1 end return f(1)");
+        eval("return 1", "-1");
+        eval("return 1", "2", "a");
+        eval("return 1", "x");
+        oracle.same("EVALSHA", "0000000000000000000000000000000000000000", "0");
+        oracle.same("EVALSHA", "abc", "0");
+        oracle.same("EVAL_RO", "return redis.call('set','a','b')", "1", "a");
+        oracle.same("EVAL_RO", "return redis.call('get','a')", "1", "a");
+        oracle.same("EVAL_RO", "return redis.pcall('del','a')", "1", "a");
+        oracle.same("EVAL");
+        oracle.same("EVAL", "return 1");
+    }
+
+    @Test
+    void sandboxMatchesRedis() {
+        for (String name : List.of("os", "io", "loadfile", "dofile", "require", "print", "debug", "setfenv",
+                "getfenv", "newproxy", "bit32", "module", "package", "load")) {
+            eval("return " + name);
+        }
+        for (String expr : List.of("unpack", "table.getn", "math.mod", "string.gfind", "loadstring", "coroutine",
+                "bit", "redis", "string", "table", "math", "rawset", "pcall", "tostring", "gcinfo")) {
+            eval("return type(" + expr + ")");
+        }
+        eval("return _VERSION");
+        eval("redis.foo=1");
+        eval("string.foo=1");
+        eval("_G.x=1");
+        eval("rawset(_G, 'x', 1)");
+        eval("local t = {} t.x = 1 return t.x");
+        eval("return redis.sha1hex('abc')");
+        eval("return redis.sha1hex('')");
+        eval("return redis.setresp(2)");
+        eval("return redis.set_repl(redis.REPL_ALL)");
+        eval("return redis.replicate_commands()");
+        eval("return redis.log(redis.LOG_WARNING,'hi from a test')");
+        eval("return {redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING}");
+        eval("return {redis.REPL_NONE, redis.REPL_AOF, redis.REPL_REPLICA, redis.REPL_SLAVE, redis.REPL_ALL}");
+        eval("return string.format('%d %s %5.2f', 3, 'x', 3.14159)");
+        eval("return string.format('%g %g %g %g %.3g %10.4f|%-5d|%05d', 100000, 1e20, 0.0001, 1e-5, 2/3, 3.14159, 42, -42)");
+        eval("return string.format('%x %X %o %c %q %s %5s %.2s', 255, 255, 8, 65, 'a\\\"b\\n', 12, 'ab', 'xyz')");
+        eval("return string.format('%d', 3.99)");
+        eval("return string.format('%z', 1)");
+        eval("return table.concat({'a','b','c'}, ',')");
+        eval("local t = {3,1,2} table.sort(t) return t");
+        eval("return {string.byte('A'), string.char(66), string.rep('ab', 3), ('x'):upper()}");
+        eval("return tostring(3.5)");
+        eval("return math.floor(7.9)");
+        eval("return select('#', 1, 2, 3)");
+        eval("return {pcall(error, 'inner')}");
+        eval("return {unpack({1,2,3})}");
+    }
+
+    @Test
+    void bitMatchesRedis() {
+        eval("return {bit.band(0xff, 0x0f), bit.bor(1, 2, 4), bit.bxor(5, 3), bit.bnot(0)}");
+        eval("return {bit.lshift(1, 31), bit.rshift(-1, 28), bit.arshift(-256, 4), bit.tobit(2^32 + 5)}");
+        eval("return {bit.rol(0x12345678, 8), bit.ror(0x12345678, 8), bit.bswap(0x12345678)}");
+        eval("return {bit.tohex(255), bit.tohex(255, 2), bit.tohex(255, -4), bit.tohex(-1)}");
+        eval("return bit.band()");
+    }
+
+    @Test
+    void cjsonMatchesRedis() {
+        for (String expr : List.of("{1,2,3,'a'}", "{}", "{a=1}", "{a={b={1.5,true,false}}}",
+                "'a/b\"c\\\\d\\n\\t\\1\\127\\128'", "3.14159265358979", "1e20", "0.1", "100000000000000",
+                "{[1]=1,[3]=3}", "{[1]=1,[30]=3}", "{[2]='x'}", "{[1.5]='x'}", "function() end", "0/0", "cjson.null",
+                "{true}", "123456789012345678", "{k={1,{x={}}}}", "{a={b={c={d={1}}}}}")) {
+            eval("return cjson.encode(" + expr + ")");
+        }
+        eval("return cjson.encode()");
+        eval("local t = cjson.decode('{\"a\":[1,2,{\"b\":null}],\"c\":\"x\\\\u00e9\"}')"
+                + " return {t.a[1], t.a[2], type(t.a[3].b), t.c, tostring(t.a[3].b == cjson.null)}");
+        for (String json : List.of("[1,2", "", "{\"a\":1} x", "1.5", "\"s\"", "[]", "[1e400]", "{\"a\" 1}",
+                "{1:2}", "[1,]", "tru", "\"abc", "[-01]", "{\"k\":[true,false,null]}")) {
+            eval("return cjson.decode('" + json + "')");
+        }
+        eval("return cjson.decode()");
+        eval("return type(cjson.null)");
+        eval("return cjson.encode(cjson.decode('{\"k\":[1,{\"x\":[]}]}'))");
+        eval("cjson.foo = 1");
+    }
+
+    @Test
+    void scriptCacheMatchesRedis() {
+        oracle.same("SCRIPT", "FLUSH");
+        oracle.same("SCRIPT", "LOAD", "return 'loaded'");
+        oracle.same("SCRIPT", "EXISTS", "6a3a5e83b1b87fce23eb43e94f9b4b0f3e63a318", "nope");
+        String sha = oracle.same("SCRIPT", "LOAD", "return {KEYS[1], ARGV[1]}");
+        assertThat(sha).contains("$40");
+        oracle.same("EVALSHA", "2a8a3b52a0ab84cdf2a0c2e2b1f0be2e1a9f5b6e", "0");
+        oracle.same("SCRIPT", "LOAD", "return 1 +");
+        oracle.same("SCRIPT", "FLUSH", "bad");
+        oracle.same("SCRIPT", "FLUSH", "ASYNC");
+        oracle.same("SCRIPT", "FLUSH", "SYNC", "extra");
+        oracle.same("SCRIPT", "FOO");
+        oracle.same("SCRIPT");
+        oracle.same("SCRIPT", "KILL");
+        oracle.same("SCRIPT", "HELP");
+        eval("return 'cached by eval'");
+        oracle.same("EVALSHA", "d1e2a5e0f3c19d0e8c59b8b05f04e0f8e8b4a0f2", "0");
+        oracle.same("SCRIPT", "EXISTS", "D1E2A5E0F3C19D0E8C59B8B05F04E0F8E8B4A0F2");
+    }
+
+    @Test
+    void commandMetadataMatchesRedis() {
+        for (String name : List.of("eval", "evalsha", "eval_ro", "evalsha_ro", "script|load", "script|exists",
+                "script|flush", "script|kill", "script|help")) {
+            oracle.same("COMMAND", "INFO", name);
+        }
+        oracle.same("COMMAND", "GETKEYS", "EVAL", "return 1", "2", "a", "b", "c");
+        oracle.same("COMMAND", "GETKEYS", "EVALSHA", "abc", "0", "x");
+    }
+
+    @Test
+    void framesAreTheEffectsOfTheScriptsWrites() {
+        oracle.frames().take();
+        oracle.same("EVAL", "redis.call('set', KEYS[1], ARGV[1]) redis.call('incr', KEYS[2])"
+                + " redis.call('get', KEYS[1]) redis.call('del', 'nothere') return redis.call('lpush', KEYS[3], 'x')",
+                "3", "{a}1", "b2", "c3", "v");
+        assertThat(oracle.frames().take()).containsExactly("SET {a}1 v", "SET b2 1 KEEPTTL", "LPUSH c3 x");
+        oracle.same("EVAL", "redis.call('set', 'e1', 'x') redis.call('hset', 'e2', 'f', 'v')"
+                + " redis.call('incr', 'e1')", "0");
+        assertThat(oracle.frames().take()).as("writes before the failing call stay, and only they emit")
+                .containsExactly("SET e1 x", "HSET e2 f v");
+        oracle.same("EVAL_RO", "return redis.call('get', 'e1')", "0");
+        oracle.same("EVAL", "return 1 +", "0");
+        oracle.same("EVAL", "return redis.pcall('incr', 'e1')", "0");
+        assertThat(oracle.frames().take()).as("reads, compile errors and failed calls emit nothing").isEmpty();
+    }
+}

@@ -1,0 +1,130 @@
+package io.kevy.script;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kevy.testing.RawClient;
+import io.kevy.testing.TestServer;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hostile scripts on a real kevy-server (two event loops): an endless loop makes other clients answer BUSY
+ * past {@code busy-reply-threshold}, SCRIPT KILL stops it and the server goes on; a script that wrote is
+ * UNKILLABLE; unbounded recursion is a Lua error, not a dead thread; a 10 MB script body runs; a reply nested
+ * deeper than kevy's limit is refused.
+ */
+class ScriptHostileIT {
+    private static final String BUSY =
+            "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n";
+
+    /**
+     * Of {@code candidates} (connections made after the script's, so at least one is on another event loop with
+     * two loops round-robin), the first that answers PING with BUSY; PINGs answered PONG are sent again.
+     */
+    private static RawClient busyPeer(List<RawClient> candidates) {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        boolean[] pending = new boolean[candidates.size()];
+        while (System.nanoTime() < deadline) {
+            for (int i = 0; i < candidates.size(); i++) {
+                RawClient c = candidates.get(i);
+                if (!pending[i]) {
+                    c.command("PING");
+                    pending[i] = true;
+                }
+                if (c.replyWithin(20)) {
+                    pending[i] = false;
+                    String r = c.readReply();
+                    if (r.equals(BUSY)) {
+                        return c;
+                    }
+                    assertThat(r).isEqualTo("+PONG\r\n");
+                }
+            }
+        }
+        throw new AssertionError("no client answered BUSY within 20 s");
+    }
+
+    @Test
+    void anEndlessLoopIsBusyForOthersAndScriptKillStopsIt() {
+        try (TestServer server = TestServer.start(); RawClient a = RawClient.connect(server.port())) {
+            assertThat(a.call("CONFIG", "SET", "busy-reply-threshold", "100")).isEqualTo("+OK\r\n");
+            assertThat(a.call("SCRIPT", "KILL")).isEqualTo("-NOTBUSY No scripts in execution right now.\r\n");
+            String body = "local i = 0 while true do i = i + 1 end";
+            a.command("EVAL", body, "0");
+            try (RawClient b = RawClient.connect(server.port()); RawClient c = RawClient.connect(server.port())) {
+                RawClient peer = busyPeer(List.of(b, c));
+                assertThat(peer.call("GET", "x")).isEqualTo(BUSY);
+                assertThat(peer.call("SCRIPT", "KILL")).isEqualTo("+OK\r\n");
+                assertThat(a.readReply()).isEqualTo("-ERR Script killed by user with SCRIPT KILL... script: "
+                        + Sha1.hex(body.getBytes()) + ", on @user_script:1.\r\n");
+                assertThat(peer.call("SET", "x", "1")).isEqualTo("+OK\r\n");
+                assertThat(a.call("GET", "x")).isEqualTo("$1\r\n1\r\n");
+                assertThat(peer.call("SCRIPT", "KILL")).isEqualTo("-NOTBUSY No scripts in execution right now.\r\n");
+            }
+        }
+    }
+
+    @Test
+    void aPcallCannotSwallowTheKill() {
+        try (TestServer server = TestServer.start(); RawClient a = RawClient.connect(server.port())) {
+            a.call("CONFIG", "SET", "lua-time-limit", "100");
+            String body = "while true do pcall(function() local x = 0 for i = 1, 100 do x = x + i end end) end";
+            a.command("EVAL", body, "0");
+            try (RawClient b = RawClient.connect(server.port()); RawClient c = RawClient.connect(server.port())) {
+                RawClient peer = busyPeer(List.of(b, c));
+                assertThat(peer.call("SCRIPT", "KILL")).isEqualTo("+OK\r\n");
+                assertThat(a.readReply()).startsWith("-ERR Script killed by user with SCRIPT KILL... script: ");
+                assertThat(a.call("PING")).isEqualTo("+PONG\r\n");
+            }
+        }
+    }
+
+    @Test
+    void aScriptThatWroteIsUnkillableAndFinishes() {
+        try (TestServer server = TestServer.start(); RawClient a = RawClient.connect(server.port())) {
+            a.call("CONFIG", "SET", "busy-reply-threshold", "50");
+            // long enough to be seen busy, bounded so that it ends by itself
+            a.command("EVAL", "redis.call('set', 'w', '1') local x = 0 for i = 1, 30000000 do x = x + 1 end"
+                    + " return x", "0");
+            try (RawClient b = RawClient.connect(server.port()); RawClient c = RawClient.connect(server.port())) {
+                RawClient peer = busyPeer(List.of(b, c));
+                assertThat(peer.call("SCRIPT", "KILL")).isEqualTo("-UNKILLABLE Sorry the script already executed "
+                        + "write commands against the dataset. You can either wait the script termination or kill the"
+                        + " server in a hard way using the SHUTDOWN NOSAVE command.\r\n");
+                assertThat(a.readReply()).isEqualTo(":30000000\r\n");
+                assertThat(peer.call("GET", "w")).isEqualTo("$1\r\n1\r\n");
+            }
+        }
+    }
+
+    @Test
+    void deepRecursionIsALuaErrorAndTheServerStaysUp() {
+        try (TestServer server = TestServer.start(); RawClient a = RawClient.connect(server.port())) {
+            String body = "local function f(n) return 1 + f(n + 1) end return f(1)";
+            assertThat(a.call("EVAL", body, "0")).isEqualTo("-ERR user_script:1: stack overflow script: "
+                    + Sha1.hex(body.getBytes()) + ", on @user_script:1.\r\n");
+            String viaPcall = "local function f(n) return 1 + f(n + 1) end local ok, e = pcall(f, 1) return {tostring(ok), e}";
+            assertThat(a.call("EVAL", viaPcall, "0")).startsWith("*2\r\n$5\r\nfalse\r\n").contains("stack overflow");
+            String viaCall = "local function f(n) redis.call('incr', 'depth') return f(n + 1) + 1 end return f(1)";
+            assertThat(a.call("EVAL", viaCall, "0")).startsWith("-ERR user_script:1: stack overflow script: ");
+            String depth = a.call("GET", "depth");
+            assertThat(Integer.parseInt(depth.substring(depth.indexOf('\n') + 1).trim()))
+                    .as("the writes before the error stay").isBetween(ScriptHook.MAX_DEPTH / 2, ScriptHook.MAX_DEPTH);
+            String nested = "local t = {} local c = t for i = 1, 5000 do c[1] = {} c = c[1] end return t";
+            assertThat(a.call("EVAL", nested, "0")).endsWith("-ERR reached lua stack limit\r\n");
+            assertThat(a.call("PING")).isEqualTo("+PONG\r\n");
+        }
+    }
+
+    @Test
+    void aTenMegabyteScriptRuns() {
+        try (TestServer server = TestServer.start(); RawClient a = RawClient.connect(server.port())) {
+            String big = "x".repeat(10 * 1024 * 1024);
+            assertThat(a.call("EVAL", "return string.len('" + big + "')", "0")).isEqualTo(":10485760\r\n");
+            assertThat(a.call("EVAL", "return 7 -- " + big, "0")).isEqualTo(":7\r\n");
+            String sha = a.call("SCRIPT", "LOAD", "return #ARGV -- " + big);
+            assertThat(sha).startsWith("$40\r\n");
+            assertThat(a.call("EVALSHA", sha.substring(5, 45), "0", "a", "b")).isEqualTo(":2\r\n");
+        }
+    }
+}
