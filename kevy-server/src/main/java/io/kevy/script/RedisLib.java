@@ -195,6 +195,16 @@ final class RedisLib {
             if (run.readOnly) {
                 return fail(READONLY, raise);
             }
+            // Redis's scriptVerifyWriteCommandAllow: a script's writes meet the same refusals a client's do,
+            // a failed disk (MISCONF) and a read-only replica (READONLY), unless the primary's link runs it
+            String diskError = run.call.engine().durability().writeError();
+            if (diskError != null) {
+                return fail(diskError, raise);
+            }
+            io.kevy.engine.error.ErrorReply refusal = run.call.engine().writeRefusal();
+            if (refusal != null && !run.call.session().master()) {
+                return fail(refusal.message(), raise);
+            }
             run.wrote();
         }
         LuaReplyBuilder reply = new LuaReplyBuilder();

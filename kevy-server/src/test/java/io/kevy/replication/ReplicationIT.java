@@ -148,6 +148,11 @@ class ReplicationIT {
             assertThat(raw.call("SET", "k", "v")).isEqualTo("-READONLY You can't write against a read only replica."
                     + "\r\n");
             assertThat(raw.call("DEL", "k")).startsWith("-READONLY");
+            // a script's writes meet the same refusal (Redis's scriptVerifyWriteCommandAllow); its reads run
+            assertThat(raw.call("EVAL", "return redis.call('SET', KEYS[1], 'v')", "1", "k")).startsWith("-READONLY");
+            assertThat(raw.call("EVAL", "return redis.pcall('SET', KEYS[1], 'v')['err']", "1", "k"))
+                    .startsWith("$").contains("READONLY");
+            assertThat(raw.call("EVAL", "return redis.call('GET', KEYS[1])", "1", "k")).isEqualTo("$-1\r\n");
             assertThat(raw.call("GET", "k")).isEqualTo("$-1\r\n");
             assertThat(new long[] {feed.tail(0)[1], feed.tail(1)[1]}).containsExactly(before);
             assertThat(raw.call("WAIT", "1", "0")).isEqualTo("-ERR WAIT cannot be used with replica instances. "
