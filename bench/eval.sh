@@ -19,26 +19,7 @@ cd "$ROOT"
 # shellcheck source=bench/lib.sh
 source "$ROOT/bench/lib.sh"
 
-CSV=0; ROUNDS=3; REQUESTS=300000; PIPELINE=1
-while [[ $# -gt 0 ]]; do
-  case "$1" in
-    -h|--help) usage; exit 0 ;;
-    --csv) CSV=1 ;;
-    --quick) ROUNDS=1; REQUESTS=100000 ;;
-    --rounds) need_value eval.sh "$1" "$@"; ROUNDS="$2"; shift ;;
-    --requests) need_value eval.sh "$1" "$@"; REQUESTS="$2"; shift ;;
-    --pipeline) need_value eval.sh "$1" "$@"; PIPELINE="$2"; shift ;;
-    *) echo "eval.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
-  esac
-  shift
-done
-check_count eval.sh --rounds "$ROUNDS" 1 1000; check_count eval.sh --requests "$REQUESTS"
-check_count eval.sh --pipeline "$PIPELINE" 1 1000
-for c in redis-benchmark redis-cli python3; do
-  command -v "$c" >/dev/null || { echo "eval.sh: $c not found" >&2; exit 2; }
-done
-HAVE_REDIS=1; command -v redis-server >/dev/null || HAVE_REDIS=0
-package_if_stale "$KEVY_JAR" kevy-server kevy-common
+redis_benchmark_options eval.sh "$@"
 
 SCRIPT="redis.call('set', KEYS[1], ARGV[1]) redis.call('incr', KEYS[1] .. ':n') return redis.call('get', KEYS[1])"
 

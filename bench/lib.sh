@@ -1,4 +1,4 @@
-# Shared by bench/feed.sh, bench/compare.sh, bench/memory.sh and bench/rebuild.sh (sourced, not run): building
+# Shared by bench/feed.sh, compare.sh, memory.sh, rebuild.sh and the throughput scripts (hll, geo, streams, eval) (sourced, not run): building
 # the benchmark jar when stale, the machine line, pinning, kevy/redis server processes on free ports, and their
 # cleanup on exit.
 # Callers set ROOT and `set -euo pipefail` first.
@@ -89,3 +89,30 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print 0; else if (NR%2) pri
 # harness MAIN-CLASS args...: runs a class of the benchmark jar
 # shellcheck disable=SC2086
 harness() { java -Xms512m -Xmx2g $HARNESS_JAVA_OPTS -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$BENCH_JAR" "$@"; }
+
+# redis_benchmark_options SCRIPT ARGS...: the options of the redis-benchmark throughput scripts (hll.sh, geo.sh,
+# streams.sh, eval.sh): sets CSV, ROUNDS, REQUESTS, PIPELINE and HAVE_REDIS, checks the tools, and builds the
+# server jar when stale. Errors name SCRIPT.
+redis_benchmark_options() {
+  local name="$1"; shift
+  CSV=0; ROUNDS=3; REQUESTS=300000; PIPELINE=1
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      -h|--help) usage; exit 0 ;;
+      --csv) CSV=1 ;;
+      --quick) ROUNDS=1; REQUESTS=100000 ;;
+      --rounds) need_value "$name" "$1" "$@"; ROUNDS="$2"; shift ;;
+      --requests) need_value "$name" "$1" "$@"; REQUESTS="$2"; shift ;;
+      --pipeline) need_value "$name" "$1" "$@"; PIPELINE="$2"; shift ;;
+      *) echo "$name: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+  done
+  check_count "$name" --rounds "$ROUNDS" 1 1000; check_count "$name" --requests "$REQUESTS"
+  check_count "$name" --pipeline "$PIPELINE" 1 1000
+  for c in redis-benchmark redis-cli python3; do
+    command -v "$c" >/dev/null || { echo "$name: $c not found" >&2; exit 2; }
+  done
+  HAVE_REDIS=1; command -v redis-server >/dev/null || HAVE_REDIS=0
+  package_if_stale "$KEVY_JAR" kevy-server kevy-common
+}
