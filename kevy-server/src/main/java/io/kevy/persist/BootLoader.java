@@ -4,10 +4,10 @@ import io.kevy.engine.Engine;
 import io.kevy.engine.Keyspace;
 import io.kevy.engine.Shard;
 import io.kevy.engine.command.Dispatcher;
-import io.kevy.engine.error.ErrorReply;
 import io.kevy.engine.session.ClientChannel;
 import io.kevy.engine.session.Session;
 import io.kevy.engine.struct.Dict;
+import io.kevy.resp.DiscardingReplySink;
 import io.kevy.resp.ReplySink;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -45,7 +45,7 @@ final class BootLoader {
     private final Path dir;
     private final long now;
     private final Session session;
-    private final DiscardingReply sink = new DiscardingReply();
+    private final DiscardingReplySink sink = new DiscardingReplySink();
     /** Shards whose boot writes failed for want of space: they run read-only until {@link #completeDeferred}. */
     private final java.util.List<Integer> deferred = new java.util.ArrayList<>();
     private String deferredError;
@@ -221,10 +221,10 @@ final class BootLoader {
     }
 
     private void apply(byte[][] frame) {
-        sink.error = null;
+        sink.clear();
         dispatcher.dispatch(session, frame, sink);
-        if (sink.error != null) {
-            log.warn("stored frame {} failed to apply: {}", new String(frame[0]), sink.error.message());
+        if (sink.error() != null) {
+            log.warn("stored frame {} failed to apply: {}", new String(frame[0]), sink.error().message());
         }
     }
 
@@ -345,55 +345,13 @@ final class BootLoader {
         return result;
     }
 
-    /** A reply sink that keeps only the last error (boot applies frames, nobody reads replies). */
-    private static final class DiscardingReply implements ReplySink {
-        ErrorReply error;
-
-        @Override
-        public void ok() {
-        }
-
-        @Override
-        public void simple(String s) {
-        }
-
-        @Override
-        public void error(ErrorReply e) {
-            error = e;
-        }
-
-        @Override
-        public void integer(long v) {
-        }
-
-        @Override
-        public void bulk(byte[] b) {
-        }
-
-        @Override
-        public void bulk(byte[] b, int off, int len) {
-        }
-
-        @Override
-        public void nullBulk() {
-        }
-
-        @Override
-        public void nullArray() {
-        }
-
-        @Override
-        public void array(int n) {
-        }
-    }
-
     /** The channel of the boot session: nothing to send to. */
     private enum BootChannel implements ClientChannel {
         INSTANCE;
 
         @Override
         public ReplySink newAsyncReply() {
-            return new DiscardingReply();
+            return new DiscardingReplySink();
         }
 
         @Override

@@ -8,6 +8,7 @@ import io.kevy.engine.session.Session;
 import io.kevy.engine.struct.Dict;
 import io.kevy.feed.FeedCursor;
 import io.kevy.persist.Snapshots;
+import io.kevy.resp.DiscardingReplySink;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -317,7 +318,7 @@ final class ReplicaLink {
     /** Replaces the keyspace with the verified snapshots, under every shard lock. */
     private void load(Path[] files, FeedCursor[] cursors) throws IOException {
         Session session = replication.applySession();
-        MasterChannel.Sink sink = new MasterChannel.Sink();
+        DiscardingReplySink sink = new DiscardingReplySink();
         long now = engine.clock().millis();
         engine.lockAll();
         try {
@@ -523,7 +524,7 @@ final class ReplicaLink {
 
     private void apply(int p, long gen, long offset, byte[][] argv) throws IOException {
         Session session = replication.applySession(p);
-        MasterChannel.Sink sink = new MasterChannel.Sink();
+        DiscardingReplySink sink = new DiscardingReplySink();
         if (!mirror) {
             dispatcher.dispatch(session, argv, sink);
             report(argv, sink);
@@ -555,10 +556,10 @@ final class ReplicaLink {
         report(argv, sink);
     }
 
-    private void report(byte[][] argv, MasterChannel.Sink sink) {
-        if (sink.error != null) {
+    private void report(byte[][] argv, DiscardingReplySink sink) {
+        if (sink.error() != null) {
             log.warn("replica of {}:{}: frame {} failed to apply: {}", host, port,
-                    new String(argv[0], StandardCharsets.UTF_8), sink.error.message());
+                    new String(argv[0], StandardCharsets.UTF_8), sink.error().message());
         }
     }
 
