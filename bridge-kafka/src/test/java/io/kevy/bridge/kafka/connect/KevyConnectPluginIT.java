@@ -123,6 +123,10 @@ class KevyConnectPluginIT {
             config.put("start.from", "rebuild");
             rest.putConnector(tag, config);
             rest.awaitState(tag, "RUNNING", 2);
+            // RUNNING comes before the tasks' rebuilds took their cursors: the writes below must follow the
+            // rebuild's snapshot records (user:1, user:2), or a rebuild after them sees user:3 and no user:1
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> TopicRecords.read(broker, List.of(topic),
+                    "read_uncommitted").records().stream().filter(r -> "r".equals(r.op())).count() >= 2);
             redis.set("user:3", "c");
             redis.del("user:1");
             Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> TopicRecords.read(broker, List.of(topic),
