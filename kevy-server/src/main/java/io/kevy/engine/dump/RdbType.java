@@ -20,6 +20,8 @@ final class RdbType {
     static final int HASH_LISTPACK = 16;
     static final int ZSET_LISTPACK = 17;
     static final int LIST_QUICKLIST_2 = 18;
+    static final int STREAM_LISTPACKS = 15;
+    static final int STREAM_LISTPACKS_2 = 19;
 
     /** Quicklist 2 node containers ({@code QUICKLIST_NODE_CONTAINER_PLAIN / _PACKED}). */
     static final int CONTAINER_PLAIN = 1;
