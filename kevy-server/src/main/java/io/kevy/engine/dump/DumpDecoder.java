@@ -456,7 +456,7 @@ public final class DumpDecoder {
         if (n == 0) {
             throw new DumpFormatException("empty set");
         }
-        SetValue s = new SetValue();
+        SetValue s = new SetValue(limits);
         for (int i = 0; i < n; i++) {
             if (!s.add(string())) {
                 throw new DumpFormatException("duplicate set members");
@@ -466,7 +466,7 @@ public final class DumpDecoder {
     }
 
     /** {@code intsetValidateIntegrity} (deep): width 2, 4 or 8, size = 8 + count * width, count > 0, ascending. */
-    private static SetValue intset(byte[] blob) {
+    private SetValue intset(byte[] blob) {
         if (blob.length < 8) {
             throw new DumpFormatException("intset shorter than its header");
         }
@@ -478,7 +478,7 @@ public final class DumpDecoder {
         if (8 + n * width != blob.length || n == 0) {
             throw new DumpFormatException("intset count " + n + " does not match its " + blob.length + " bytes");
         }
-        SetValue s = new SetValue();
+        SetValue s = new SetValue(limits);
         long prev = 0;
         for (int i = 0; i < n; i++) {
             int w = (int) width;
@@ -509,7 +509,7 @@ public final class DumpDecoder {
             scores.add(binary ? Double.longBitsToDouble(leLong()) : textDouble());
             longest = Math.max(longest, m.length);
         }
-        ZSetValue z = new ZSetValue(n > ZSetValue.LISTPACK_MAX_ENTRIES || longest > ZSetValue.LISTPACK_MAX_VALUE);
+        ZSetValue z = new ZSetValue(ZSetValue.exceedsListpack(n, longest, limits), limits);
         for (int i = 0; i < n; i++) {
             add(z, members.get(i), scores.get(i));
         }
@@ -554,11 +554,11 @@ public final class DumpDecoder {
         z.insert(member, score);
     }
 
-    private static ZSetValue zsetOf(List<byte[]> pairs) {
+    private ZSetValue zsetOf(List<byte[]> pairs) {
         if (pairs.isEmpty() || pairs.size() % 2 != 0) {
             throw new DumpFormatException("sorted set encoding with " + pairs.size() + " elements");
         }
-        ZSetValue z = new ZSetValue();
+        ZSetValue z = new ZSetValue(limits);
         for (int i = 0; i < pairs.size(); i += 2) {
             add(z, pairs.get(i), parseScore(pairs.get(i + 1)));
         }
