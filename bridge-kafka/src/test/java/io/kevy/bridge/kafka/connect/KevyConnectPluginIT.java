@@ -67,7 +67,9 @@ class KevyConnectPluginIT {
         assertThat(jars).anyMatch(j -> j.startsWith("bridge-kafka-")).anyMatch(j -> j.startsWith("feed-client-"))
                 .anyMatch(j -> j.startsWith("lettuce-core-"))
                 .noneMatch(j -> j.startsWith("kafka-clients-") || j.startsWith("connect-"))
-                .noneMatch(j -> j.startsWith("slf4j-"));
+                .noneMatch(j -> j.startsWith("slf4j-"))
+                .noneMatch(j -> j.startsWith("picocli-") || j.startsWith("tomlj-")
+                        || j.startsWith("prometheus-") || j.startsWith("micrometer-registry-prometheus-"));
 
         KafkaBroker broker = KafkaBroker.shared();
         String tag = "connect-plugin";
