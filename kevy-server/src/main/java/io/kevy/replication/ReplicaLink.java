@@ -82,6 +82,7 @@ final class ReplicaLink {
     private volatile State state = State.CONNECT;
     private volatile long lastIoMs;
     private volatile long downSinceMs;
+    private volatile String lastError;
     private volatile boolean mirror;
     /** Per primary shard, the cursor applied up to (non-mirrored mode; mirrored uses the local shards). */
     private volatile long[] gens;
@@ -127,6 +128,11 @@ final class ReplicaLink {
 
     long downSinceMs() {
         return downSinceMs;
+    }
+
+    /** Why the link last went down (INFO's {@code kevy_master_link_error}), or null. */
+    String lastError() {
+        return lastError;
     }
 
     /** The sum of the applied primary offsets (INFO's slave_repl_offset), or 0 before a sync. */
@@ -185,6 +191,8 @@ final class ReplicaLink {
             } catch (IOException | RuntimeException e) {
                 if (!stopped) {
                     log.info("replica of {}:{}: link down: {}", host, port, e.toString());
+                    lastError = e.getMessage() == null ? e.toString() : e.getMessage().replace("\r", " ")
+                            .replace("\n", " ");
                 }
                 linkDown();
                 pause();
@@ -254,8 +262,22 @@ final class ReplicaLink {
             }
         }
         Object id = c.call("REPLCONF", "KEVY-RUN-ID", engine.runId());
-        if (id instanceof RespClient.Error e && e.message().startsWith("ERR replica of itself")) {
-            throw new IOException("refusing to replicate from " + host + ":" + port + ": it is this server");
+        if (id instanceof RespClient.Error e && (e.message().startsWith("ERR replica of itself")
+                || e.message().startsWith("ERR replica loop"))) {
+            throw new IOException("refused by " + host + ":" + port + ": " + e.message().substring(4));
+        }
+        Object chain = c.call("REPLCONF", "KEVY-CHAIN");
+        if (chain instanceof List<?> ids) {
+            List<String> up = new ArrayList<>(ids.size());
+            for (Object o : ids) {
+                if (o instanceof byte[] b) {
+                    up.add(new String(b, StandardCharsets.UTF_8));
+                }
+            }
+            if (up.contains(engine.runId())) { // this server is upstream of its primary: a loop
+                throw new IOException("refused: " + host + ":" + port + " replicates from this server (a loop)");
+            }
+            replication.upstream(up);
         }
         String ip = replication.announceIp();
         Object r = ip.isEmpty() ? c.call("REPLCONF", "LISTENING-PORT", replication.announcePort())
@@ -397,6 +419,7 @@ final class ReplicaLink {
         }
         state = State.CONNECTED;
         downSinceMs = 0;
+        lastError = null;
         Object done = new Object();
         for (int p = 0; p < shards; p++) {
             int shard = p;

@@ -30,8 +30,10 @@ import java.util.List;
 
 /**
  * The replication commands: REPLICAOF / SLAVEOF, ROLE, WAIT (Redis 7.0's replies and error texts), REPLCONF
- * (Redis's options answered OK; ours: {@code FEED-ACK shard gen offset}, a replica's acknowledgement, and
- * {@code KEVY-RUN-ID id}, which refuses a replica of itself), and REPL.SNAPSHOT (ours: one shard's snapshot
+ * (Redis's options answered OK; ours: {@code FEED-ACK shard gen offset}, a replica's acknowledgement,
+ * {@code KEVY-RUN-ID id}, which refuses a replica of itself or of a server downstream of it (a loop), and
+ * {@code KEVY-CHAIN}, which answers this server's run id then those of the servers it replicates from, nearest
+ * first), and REPL.SNAPSHOT (ours: one shard's snapshot
  * with its cursor header for a replica's full sync, {@code *3 [:generation, :next_offset, $snapshot]}).
  *
  * <p>kevy differences: REPLICAOF to this server's own port on a local address is refused at once
@@ -44,7 +46,6 @@ public final class ReplicationCommands {
             + "also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) "
             + "writes to replicas are just local and are not propagated.");
     static final ErrorReply SELF = ErrorReply.err("REPLICAOF would make this server a replica of itself");
-    static final ErrorReply SELF_ID = ErrorReply.err("replica of itself: this server's run id");
     static final ErrorReply NOT_A_REPLICA = ErrorReply.err("REPLCONF FEED-ACK from a connection that sent no "
             + "REPLCONF LISTENING-PORT");
 
@@ -61,7 +62,7 @@ public final class ReplicationCommands {
                 .handler(c -> role(c, r)));
         t.add(command("wait", 3).flags(NOSCRIPT).group("generic").since("3.0.0")
                 .summary("Wait for the synchronous replication of all the write commands sent in the context of the "
-                        + "current connection (kevy: of every write on the primary so far)")
+                        + "current connection")
                 .complexity("O(1)").tips("request_policy:all_shards", "response_policy:agg_min")
                 .handler(c -> waitFor(c, r)));
         t.add(command("replconf", -1).flags(ADMIN, NOSCRIPT, LOADING, STALE).group("server").since("3.0.0")
@@ -152,7 +153,7 @@ public final class ReplicationCommands {
             throw Call.fail(Errors.TIMEOUT_NEGATIVE);
         }
         ReplicaRegistry reg = r.registry();
-        long[][] target = reg.currentCursors();
+        long[][] target = reg.target(c.session().writeCursors()); // the client's own last writes (Redis: c->woff)
         int n = reg.covering(target);
         if (n >= num || !c.mayBlock()) {
             c.reply().integer(n);
@@ -164,6 +165,15 @@ public final class ReplicationCommands {
     }
 
     private static void replconf(Call c, Replication r) {
+        if (c.argc() == 2 && c.argIs(1, "kevy-chain")) {
+            List<String> up = r.upstream();
+            c.reply().array(1 + up.size());
+            c.reply().bulk(c.engine().runId());
+            for (String id : up) {
+                c.reply().bulk(id);
+            }
+            return;
+        }
         if (c.argc() >= 2 && c.argIs(1, "feed-ack")) {
             if (c.argc() != 5) {
                 throw Call.fail(Errors.SYNTAX);
@@ -191,8 +201,9 @@ public final class ReplicationCommands {
             } else if (c.argIs(i, "ip-address")) {
                 ip = new String(c.arg(i + 1), StandardCharsets.UTF_8);
             } else if (c.argIs(i, "kevy-run-id")) {
-                if (new String(c.arg(i + 1), StandardCharsets.UTF_8).equals(c.engine().runId())) {
-                    throw Call.fail(SELF_ID);
+                String why = r.refusal(new String(c.arg(i + 1), StandardCharsets.UTF_8));
+                if (why != null) {
+                    throw Call.fail(ErrorReply.err(why));
                 }
             } else if (!c.argIs(i, "capa") && !c.argIs(i, "ack") && !c.argIs(i, "getack")
                     && !c.argIs(i, "rdb-only") && !c.argIs(i, "rdb-filter-only")) {
