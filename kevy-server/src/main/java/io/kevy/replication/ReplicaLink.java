@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  * {@link Shard#continueStream}. With another shard count the frames are applied as commands (re-routed by key)
  * and the replica's feed has its own generations: cursors do not carry over between the two.
  *
- * <p><b>Full sync.</b> {@code REPL.SNAPSHOT shard} for every primary shard, each saved to a temporary file and
- * checksum-verified; only when all arrived is the local keyspace replaced, under all shard locks. A primary
+ * <p><b>Full sync.</b> {@code REPL.SNAPSHOT shard} for every primary shard, each streamed in chunks
+ * ({@code REPL.CHUNK}) to a temporary file and checksum-verified; only when all arrived is the local keyspace replaced, under all shard locks. A primary
  * that dies mid-sync leaves the old data in place.
  *
  * <p><b>Faults.</b> A broken connection ends all followers; the link retries every second from the cursors it
@@ -304,12 +304,8 @@ final class ReplicaLink {
             FeedCursor[] cursors = new FeedCursor[shards];
             Path[] files = new Path[shards];
             for (int p = 0; p < shards; p++) {
-                Object r = c.call("REPL.SNAPSHOT", p);
-                if (!(r instanceof List<?> l) || l.size() != 3 || !(l.get(2) instanceof byte[] data)) {
-                    throw new IOException("REPL.SNAPSHOT " + p + ": unexpected reply " + describe(r));
-                }
                 files[p] = dir.resolve("dump-" + p + ".rdb");
-                Files.write(files[p], data);
+                receiveSnapshot(c, p, files[p]);
                 cursors[p] = Snapshots.read(files[p], new Snapshots.Entries() { // verify before any change
                     @Override
                     public void string(byte[] key, long expireAt, byte[] value) {
@@ -334,6 +330,36 @@ final class ReplicaLink {
         String err = engine.durability().save(); // the AOF restarts at the new cursors: a snapshot must back it
         if (err != null && !err.startsWith("ERR no data directory")) {
             log.warn("replica of {}:{}: SAVE after the full sync failed: {}", host, port, err);
+        }
+    }
+
+    /**
+     * Receives primary shard {@code p}'s snapshot into {@code file}: {@code REPL.SNAPSHOT p} (the primary writes
+     * it in the background and answers its size and transfer id), then {@code REPL.CHUNK id offset} until all
+     * its bytes arrived, each chunk appended as it comes (no whole snapshot in memory).
+     */
+    private void receiveSnapshot(RespClient c, int p, Path file) throws IOException {
+        Object r = c.call("REPL.SNAPSHOT", p);
+        if (!(r instanceof List<?> l) || l.size() != 4 || !(l.get(2) instanceof Long size)
+                || !(l.get(3) instanceof byte[] id) || size < 0) {
+            throw new IOException("REPL.SNAPSHOT " + p + ": unexpected reply " + describe(r));
+        }
+        String transfer = new String(id, StandardCharsets.UTF_8);
+        try (var out = Files.newOutputStream(file)) {
+            long got = 0;
+            while (got < size) {
+                if (stopped) {
+                    throw new IOException("link stopped");
+                }
+                Object chunk = c.call("REPL.CHUNK", transfer, got);
+                if (!(chunk instanceof byte[] b) || b.length == 0 || got + b.length > size) {
+                    throw new IOException("REPL.CHUNK " + transfer + " " + got + ": unexpected reply "
+                            + describe(chunk));
+                }
+                out.write(b);
+                got += b.length;
+                lastIoMs = engine.clock().millis();
+            }
         }
     }
 

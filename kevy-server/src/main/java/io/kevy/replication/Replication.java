@@ -31,6 +31,7 @@ public final class Replication {
     private final Engine engine;
     private volatile Dispatcher dispatcher;
     private final ReplicaRegistry registry;
+    private final SnapshotTransfers transfers;
     private final Map<Integer, Session> applySessions = new ConcurrentHashMap<>();
     private final AtomicLong fullSyncs = new AtomicLong();
     private final AtomicLong partialSyncs = new AtomicLong();
@@ -48,6 +49,12 @@ public final class Replication {
     public Replication(Engine engine) {
         this.engine = engine;
         this.registry = new ReplicaRegistry(engine);
+        this.transfers = new SnapshotTransfers(engine);
+    }
+
+    /** The full-sync snapshots this server (as a primary) has in transit. */
+    SnapshotTransfers transfers() {
+        return transfers;
     }
 
     /** The dispatcher frames are applied through (its command table holds the replication commands). */
@@ -172,12 +179,13 @@ public final class Replication {
         t.start();
     }
 
-    /** Stops the link (server shutdown). */
+    /** Stops the link and drops the full-sync snapshots in transit (server shutdown). */
     public synchronized void close() {
         ReplicaLink l = link;
         if (l != null) {
             l.stop();
         }
+        transfers.close();
     }
 
     private void applyReadOnly() {

@@ -33,12 +33,14 @@ import java.util.List;
  * (Redis's options answered OK; ours: {@code FEED-ACK shard gen offset}, a replica's acknowledgement,
  * {@code KEVY-RUN-ID id}, which refuses a replica of itself or of a server downstream of it (a loop), and
  * {@code KEVY-CHAIN}, which answers this server's run id then those of the servers it replicates from, nearest
- * first), and REPL.SNAPSHOT (ours: one shard's snapshot
- * with its cursor header for a replica's full sync, {@code *3 [:generation, :next_offset, $snapshot]}).
+ * first), REPL.SNAPSHOT and REPL.CHUNK (ours, a replica's full sync: {@code REPL.SNAPSHOT shard} parks while a
+ * background thread writes the shard's snapshot, with its cursor header, to a temporary file, and answers
+ * {@code *4 [:generation, :next_offset, :size, $id]}; {@code REPL.CHUNK id offset} then answers up to 4 MiB of it
+ * from {@code offset} as a bulk string, the last chunk ending the transfer; see {@link SnapshotTransfers}).
  *
  * <p>kevy differences: REPLICAOF to this server's own port on a local address is refused at once
  * ({@code -ERR REPLICAOF would make this server a replica of itself}; Redis answers OK and fails to sync);
- * REPL.SNAPSHOT writes the shard under its lock, on the calling event loop (a pause of the shard's writers).
+ * a full sync pauses the shard's writers only for the snapshot's capture, as a background SAVE does.
  */
 public final class ReplicationCommands {
     static final ErrorReply INVALID_PORT = ErrorReply.err("Invalid master port");
@@ -69,9 +71,13 @@ public final class ReplicationCommands {
                 .summary("An internal command for configuring the replication stream (kevy: FEED-ACK)")
                 .complexity("O(1)").handler(c -> replconf(c, r)));
         t.add(command("repl.snapshot", 2).flags(ADMIN, NOSCRIPT, NO_LOCK).group("server").since("1.0.0")
-                .summary("Returns [generation, next_offset, snapshot] of a shard: a replica's full sync (ours)")
+                .summary("Writes a shard's snapshot for a replica's full sync in the background and returns "
+                        + "[generation, next_offset, size, id] (ours; read it with REPL.CHUNK)")
                 .complexity("O(N) where N is the number of keys in the shard")
                 .handler(c -> snapshot(c, r)));
+        t.add(command("repl.chunk", 3).flags(ADMIN, NOSCRIPT, NO_LOCK).group("server").since("1.0.0")
+                .summary("Returns up to 4 MiB of a full-sync snapshot from a byte offset (ours)")
+                .complexity("O(1)").handler(c -> chunk(c, r)));
     }
 
     private static CommandSpec.Builder replicaof(String name, Replication r, String summary) {
@@ -231,26 +237,35 @@ public final class ReplicationCommands {
         if (shard < 0 || shard >= c.engine().shardCount()) {
             throw Call.fail(ErrorReply.err("shard out of range"));
         }
-        Path tmp = null;
+        SnapshotTransfers.Transfer t;
         try {
-            tmp = Files.createTempFile("kevy-repl-", ".rdb");
-            FeedCursor at = Snapshots.writeShard(c.engine().shard((int) shard), c.engine().shardCount(), tmp);
-            byte[] data = Files.readAllBytes(tmp);
-            ReplySink out = c.reply();
-            out.array(3);
-            out.integer(at.generation());
-            out.integer(at.offset());
-            out.bulk(data);
+            t = r.transfers().start((int) shard);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // a temporary file: the OS cleans up
-                }
-            }
+            throw Call.fail(ErrorReply.err("cannot start a full-sync snapshot: " + e.getMessage()));
         }
+        SnapshotWait w = new SnapshotWait(r.transfers(), t);
+        if (!c.mayBlock()) { // inside MULTI: wait here (the event loop waits for the write)
+            t.written.handle((at, e) -> null).join();
+            w.write(c.reply());
+            return;
+        }
+        BlockedClient b = c.block(w, 0);
+        w.park(b);
+    }
+
+    /** REPL.CHUNK id offset: up to SnapshotTransfers.CHUNK bytes of a written snapshot, as one bulk string. */
+    private static void chunk(Call c, Replication r) {
+        String id = new String(c.arg(1), StandardCharsets.UTF_8);
+        long offset = RedisNumbers.parseLong(c.arg(2), ErrorReply.err("invalid offset"));
+        byte[] data;
+        try {
+            data = r.transfers().chunk(id, offset);
+        } catch (IOException e) {
+            throw Call.fail(ErrorReply.err("REPL.CHUNK " + id + ": " + e.getMessage()));
+        }
+        if (data == null) {
+            throw Call.fail(ErrorReply.err("no full-sync snapshot " + id + " in transit"));
+        }
+        c.reply().bulk(data);
     }
 }
