@@ -91,4 +91,32 @@ class FullSyncIT {
             assertThat(maxPingMs.get()).as("the primary kept answering during the full sync").isLessThan(3000);
         }
     }
+
+    @Test
+    void replSnapshotAndReplChunkRefuseHostileInputAndEndTheTransferAtTheLastChunk() {
+        try (TestServer primary = TestServer.start(c -> c.with(ServerOptions.SHARDS, 2))) {
+            RawClient p = primary.raw();
+            assertThat(p.call("DEBUG", "POPULATE", "1000")).isEqualTo("+OK\r\n");
+            assertThat(p.call("REPL.SNAPSHOT", "x")).isEqualTo("-ERR invalid shard\r\n");
+            assertThat(p.call("REPL.SNAPSHOT", "2")).isEqualTo("-ERR shard out of range\r\n");
+            assertThat(p.call("REPL.SNAPSHOT", "-1")).isEqualTo("-ERR shard out of range\r\n");
+            assertThat(p.call("REPL.CHUNK", "nope", "0")).isEqualTo("-ERR no full-sync snapshot nope in transit\r\n");
+            String reply = p.call("REPL.SNAPSHOT", "0"); // *4 :gen :next :size $id
+            String[] lines = reply.split("\r\n");
+            assertThat(lines[0]).isEqualTo("*4");
+            long size = Long.parseLong(lines[3].substring(1));
+            String id = lines[5];
+            assertThat(size).isPositive();
+            assertThat(p.call("REPL.CHUNK", id, "x")).isEqualTo("-ERR invalid offset\r\n");
+            assertThat(p.call("REPL.CHUNK", id, "-1")).startsWith("-ERR REPL.CHUNK " + id + ": offset -1 is outside");
+            assertThat(p.call("REPL.CHUNK", id, Long.toString(size + 1))).startsWith("-ERR REPL.CHUNK " + id
+                    + ": offset " + (size + 1) + " is outside 0.." + size);
+            assertThat(p.call("REPL.CHUNK", id)).isEqualTo(
+                    "-ERR wrong number of arguments for 'repl.chunk' command\r\n");
+            String half = p.call("REPL.CHUNK", id, Long.toString(size - 10));
+            assertThat(half).as("the last 10 bytes end the transfer").startsWith("$10\r\n");
+            assertThat(p.call("REPL.CHUNK", id, "0")).isEqualTo("-ERR no full-sync snapshot " + id
+                    + " in transit\r\n");
+        }
+    }
 }
