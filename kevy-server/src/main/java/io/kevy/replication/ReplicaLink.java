@@ -51,6 +51,8 @@ final class ReplicaLink {
     /** The follower's BLOCK; reads time out well after it. */
     static final int BLOCK_MS = 1000;
     static final int READ_TIMEOUT_MS = 30_000;
+    /** How long a replica waits for its primary to write one shard's snapshot (REPL.SNAPSHOT), ms. */
+    static final int SNAPSHOT_TIMEOUT_MS = 30 * 60_000;
     static final long RETRY_MS = 1000;
 
     /** The link's state, named as ROLE's replica states. */
@@ -339,7 +341,13 @@ final class ReplicaLink {
      * its bytes arrived, each chunk appended as it comes (no whole snapshot in memory).
      */
     private void receiveSnapshot(RespClient c, int p, Path file) throws IOException {
-        Object r = c.call("REPL.SNAPSHOT", p);
+        c.readTimeout(SNAPSHOT_TIMEOUT_MS); // the primary writes the whole shard before it answers
+        Object r;
+        try {
+            r = c.call("REPL.SNAPSHOT", p);
+        } finally {
+            c.readTimeout(READ_TIMEOUT_MS);
+        }
         if (!(r instanceof List<?> l) || l.size() != 4 || !(l.get(2) instanceof Long size)
                 || !(l.get(3) instanceof byte[] id) || size < 0) {
             throw new IOException("REPL.SNAPSHOT " + p + ": unexpected reply " + describe(r));
