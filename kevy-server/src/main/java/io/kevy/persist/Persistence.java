@@ -344,12 +344,7 @@ public final class Persistence implements Durability, AutoCloseable {
                     engine.shardCount(), engine.clock().millis(), saveKeysProcessed);
             keysSaved.addAndGet(r.keys());
         } finally {
-            shard.lock().lock();
-            try {
-                shard.keyspace().endCapture();
-            } finally {
-                shard.lock().unlock();
-            }
+            Snapshots.endCapture(shard);
         }
         if (rewrite) {
             try {

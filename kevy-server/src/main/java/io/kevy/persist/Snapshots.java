@@ -69,12 +69,7 @@ public final class Snapshots {
             SnapshotWriter.write(target, capture, gen, next, shard.index(), shards, shard.engine().clock().millis());
             return new FeedCursor(gen, next);
         } finally {
-            shard.lock().lock();
-            try {
-                shard.keyspace().endCapture();
-            } finally {
-                shard.lock().unlock();
-            }
+            endCapture(shard);
         }
     }
 
@@ -98,5 +93,15 @@ public final class Snapshots {
             }
         });
         return new FeedCursor(h.generation(), h.nextOffset());
+    }
+
+    /** Ends the shard's capture ({@link Keyspace#endCapture}) under its lock: writers copy values no more. */
+    static void endCapture(Shard shard) {
+        shard.lock().lock();
+        try {
+            shard.keyspace().endCapture();
+        } finally {
+            shard.lock().unlock();
+        }
     }
 }

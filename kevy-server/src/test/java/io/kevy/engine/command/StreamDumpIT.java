@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kevy.testing.OracleFixture;
 import io.kevy.testing.RawClient;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,24 +28,12 @@ class StreamDumpIT {
         return oracle.diff().redis();
     }
 
-    private static byte[] b(String s) {
-        return s.getBytes(StandardCharsets.ISO_8859_1);
-    }
-
-    private static byte[] bulk(byte[] reply) {
-        String head = new String(reply, 0, Math.min(reply.length, 20), StandardCharsets.ISO_8859_1);
-        assertThat(head).startsWith("$");
-        int crlf = head.indexOf("\r\n");
-        int n = Integer.parseInt(head.substring(1, crlf));
-        return Arrays.copyOfRange(reply, crlf + 2, crlf + 2 + n);
-    }
-
     private static byte[] dump(RawClient c, String key) {
-        return bulk(c.send(RawClient.encode(b("DUMP"), b(key))).readReplyBytes());
+        return DumpRestoreIT.dump(c, key);
     }
 
     private static String restore(RawClient c, String key, byte[] payload) {
-        return c.send(RawClient.encode(b("RESTORE"), b(key), b("0"), payload, b("REPLACE"))).readReply();
+        return DumpRestoreIT.restore(c, key, "0", payload, "REPLACE");
     }
 
     private static void same(String... cmd) {
