@@ -371,10 +371,13 @@ public final class FeedMirror<K, V> implements AutoCloseable {
         switch (r.op) {
             case XADD -> {
                 byte[] id = StreamIds.text(r.ids[0]).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-                ids.add(id);
-                fields.add(r.pairs);
-                lastId = ascii(id);
-                added = added < 0 ? -1 : added + 1;
+                // ids only grow: an id at or below the last one is already in the value (a read that held it)
+                if (StreamIds.compare(id, lastId.getBytes(java.nio.charset.StandardCharsets.US_ASCII)) > 0) {
+                    ids.add(id);
+                    fields.add(r.pairs);
+                    lastId = ascii(id);
+                    added = added < 0 ? -1 : added + 1;
+                }
             }
             case XDEL -> {
                 for (byte[] id : r.ids) {

@@ -25,7 +25,8 @@ import java.util.function.Function;
  * The randomized exact-rebuild run of issue 31: a {@link FeedMirror} over {@code m:} keys, then {@code rounds}
  * forced rebuilds ({@code FeedConsumer.rebuild()}: every shard rebuilt while writers run), each made while
  * {@code writers} threads run RENAME, RENAMENX, COPY, LMOVE, SMOVE, pushes, pops, LTRIM, LREM, hashes, sets,
- * zsets, DEL, expiries (short PX / EXPIRE that fire, far PXAT that do not, PERSIST) and MULTI blocks on keys
+ * zsets, streams (XADD with and without MAXLEN = / ~, XTRIM MAXLEN / MINID, XDEL, XSETID, XGROUP CREATE MKSTREAM,
+ * XREADGROUP, XACK; entries compared as XRANGE - + reads them), DEL, expiries (short PX / EXPIRE that fire, far PXAT that do not, PERSIST) and MULTI blocks on keys
  * of a few hash tags (so moves are same-shard) and across tags. After each round the writers stop, every due
  * expiry is forced (the server's reads expire keys lazily, emitting DEL), the consumer catches up, and the
  * mirror must equal the server: type, value and absolute expiry (PEXPIRETIME) of every key. Seeded; the seed
@@ -158,9 +159,9 @@ public final class MirrorRebuildRun {
     }
 
     private static String[] command(Random r, boolean idempotent, AtomicLong lastShortExpiry) {
-        int pick = r.nextInt(24);
-        while (idempotent && pick >= 8 && pick <= 12) {
-            pick = r.nextInt(24);
+        int pick = r.nextInt(31);
+        while (idempotent && (pick >= 8 && pick <= 12 || pick >= 24)) {
+            pick = r.nextInt(24); // streams: an XADD or trim applied to a read that already holds it is not idempotent
         }
         int tag = r.nextInt(TAGS);
         String a = key(r, tag);
@@ -198,7 +199,18 @@ public final class MirrorRebuildRun {
             case 20: return new String[] {"ZADD", a, Integer.toString(r.nextInt(50)) + ".5", "z" + r.nextInt(6)};
             case 21: return new String[] {"ZREM", a, "z" + r.nextInt(6)};
             case 22: return new String[] {"DEL", a, b};
-            default: return new String[] {"INCR", a};
+            case 23: return new String[] {"INCR", a};
+            case 24: return new String[] {"XADD", a, "*", "f", v, "g" + r.nextInt(3), v};
+            case 25: return new String[] {"XADD", a, "MAXLEN", r.nextBoolean() ? "~" : "=",
+                    Integer.toString(r.nextInt(5)), "*", "f", v};
+            case 26: return r.nextBoolean() ? new String[] {"XTRIM", a, "MAXLEN", Integer.toString(r.nextInt(5))}
+                    : new String[] {"XTRIM", a, "MINID", Long.toString(System.currentTimeMillis() - r.nextInt(20))};
+            case 27: return new String[] {"XDEL", a, (System.currentTimeMillis() - r.nextInt(10)) + "-"
+                    + r.nextInt(3), (System.currentTimeMillis() - r.nextInt(30)) + "-0"};
+            case 28: return new String[] {"XGROUP", "CREATE", a, "g", "0", "MKSTREAM"};
+            case 29: return r.nextBoolean() ? new String[] {"XREADGROUP", "GROUP", "g", "c" + r.nextInt(2), "COUNT",
+                    "2", "STREAMS", a, ">"} : new String[] {"XACK", a, "g", System.currentTimeMillis() + "-0"};
+            default: return new String[] {"XSETID", a, (System.currentTimeMillis() + r.nextInt(5)) + "-0"};
         }
     }
 
@@ -253,6 +265,16 @@ public final class MirrorRebuildRun {
                     }
                     yield m.toString();
                 }
+                case STREAM -> {
+                    // the entries as XRANGE - + read them (the counters are FeedStreamIT's)
+                    List<String> entries = new ArrayList<>();
+                    for (int j = 3; j < v.size(); ) {
+                        int n = Integer.parseInt(v.get(j + 1));
+                        entries.add(v.get(j) + " " + v.subList(j + 2, j + 2 + n));
+                        j += 2 + n;
+                    }
+                    yield entries.toString();
+                }
                 default -> v.toString();
             };
             out.put(keys.get(i), s.type().word() + " " + content + " pxat " + s.expireAtMillis());
@@ -277,6 +299,18 @@ public final class MirrorRebuildRun {
                     TreeMap<String, Double> t = new TreeMap<>();
                     m.zset().forEach(sv -> t.put(sv.getValue(), sv.getScore()));
                     yield t.toString();
+                }
+                case STREAM -> {
+                    List<String> entries = new ArrayList<>();
+                    for (io.lettuce.core.StreamMessage<String, String> sm : m.stream()) {
+                        List<String> f = new ArrayList<>();
+                        sm.getBody().forEach((k, x) -> {
+                            f.add(k);
+                            f.add(x);
+                        });
+                        entries.add(sm.getId() + " " + f);
+                    }
+                    yield entries.toString();
                 }
                 default -> "?";
             };
