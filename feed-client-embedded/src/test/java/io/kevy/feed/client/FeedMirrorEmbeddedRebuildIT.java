@@ -16,7 +16,11 @@ import org.junit.jupiter.api.Test;
  */
 class FeedMirrorEmbeddedRebuildIT {
     static final int ROUNDS = 50;
-    static final long BACKLOG = 256 << 10;
+    /**
+     * The backlog: in-process writers outrun a small one while the rebuild runs (the consumer would then
+     * resync again, and fail after two futile rebuilds), so 4 MiB; the fill overruns it in some 500 SETs.
+     */
+    static final long BACKLOG = 4 << 20;
 
     @Test
     void aMirrorOfAnEmbeddedStoreStaysEqualThroughForcedResyncs() throws Exception {

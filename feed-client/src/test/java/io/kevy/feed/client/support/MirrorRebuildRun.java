@@ -164,7 +164,13 @@ public final class MirrorRebuildRun {
                 int r0 = round;
                 Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
                         .alias("round " + r0 + ": every shard rebuilt after its FEEDRESYNC")
-                        .until(() -> resynced.size() == shards);
+                        .until(() -> {
+                            if (mirror.consumer().state() == io.kevy.feed.client.FeedConsumer.State.FAILED) {
+                                throw new AssertionError("round " + r0 + " of " + label + " (seed " + seed
+                                        + "): the consumer failed: " + mirror.consumer().failure().orElse(null));
+                            }
+                            return resynced.size() == shards;
+                        });
                 long during = ops.get();
                 long t2 = System.nanoTime();
                 stop.set(true);
