@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * {@code -Dkevy.mirror.seed=s} replays a run (the seed is printed).
  */
 class FeedMirrorRebuildIT {
-    static final int ROUNDS = 20;
+    /** The 50 (about 100 s for the three tests on a loaded 2-core machine). */
+    static final int ROUNDS = 50;
     /** The backlog per shard: small, so a few dozen 8 KiB SETs evict a held cursor. */
     static final long BACKLOG = 256 << 10;
 
