@@ -22,7 +22,7 @@ import java.util.Map;
  *
  * <p>Each change returns the <b>effect frames</b> that turn the old set into the new one on a mirror or at
  * replay: {@code FUNCTION LOAD REPLACE <code>} for one new or changed library, {@code FUNCTION FLUSH} when none
- * is left, else {@code FUNCTION DELETE <name>} for each removed or changed library followed by one
+ * is left of several, else {@code FUNCTION DELETE <name>} for each removed or changed library followed by one
  * {@code FUNCTION LOAD REPLACE <code>} per new or changed one (so that no intermediate step can collide on a
  * function name). A change that fails changes nothing and has no frame.
  *
@@ -231,10 +231,8 @@ public final class Functions implements ServerState {
     /** The frames that turn {@code old} into {@code next} (see the class comment). */
     private static List<byte[][]> effects(State old, State next) {
         List<byte[][]> frames = new ArrayList<>();
-        if (next.libraries.isEmpty()) {
-            if (!old.libraries.isEmpty()) {
-                frames.add(new byte[][] {FUNCTION, FLUSH});
-            }
+        if (next.libraries.isEmpty() && old.libraries.size() > 1) {
+            frames.add(new byte[][] {FUNCTION, FLUSH});
             return frames;
         }
         List<String> removed = new ArrayList<>();
