@@ -41,10 +41,18 @@ public final class Snapshots {
 
         /** A collection as the commands that rebuild it; {@code expireAt} as for {@link #string}. */
         void frames(byte[] key, long expireAt, byte[][][] frames) throws IOException;
+
+        /**
+         * The frames of the server-wide state (shard 0's snapshot: {@code FUNCTION LOAD REPLACE <code>} per
+         * library, {@link io.kevy.engine.ServerState}), before any key; ignored by default.
+         */
+        default void serverFrames(byte[][][] frames) throws IOException {
+        }
     }
 
     /**
-     * Writes {@code shard}'s keyspace to {@code target} in the snapshot format (tmp + fsync + rename), holding
+     * Writes {@code shard}'s keyspace (and, for shard 0, the server-wide state: the FUNCTION libraries) to
+     * {@code target} in the snapshot format (tmp + fsync + rename), holding
      * the shard's lock for the whole write so that no capture is shared with a concurrent SAVE: the pause is the
      * write (the replication full sync; a background SAVE pauses only for its capture). Expired keys not yet
      * reaped are written; loaders drop them.
@@ -69,8 +77,10 @@ public final class Snapshots {
             });
             long gen = shard.generation();
             long next = shard.nextOffset();
-            SnapshotWriter.write(target, new Keyspace.Capture(keys, values, expiries), gen, next, shard.index(),
-                    shards, shard.engine().clock().millis());
+            java.util.List<byte[][]> serverFrames = shard.index() == 0 ? shard.engine().serverState().frames()
+                    : java.util.List.of();
+            SnapshotWriter.write(target, new Keyspace.Capture(keys, values, expiries), serverFrames, gen, next,
+                    shard.index(), shards, shard.engine().clock().millis(), new java.util.concurrent.atomic.AtomicLong());
             return new FeedCursor(gen, next);
         } finally {
             shard.lock().unlock();
@@ -94,6 +104,11 @@ public final class Snapshots {
             @Override
             public void frames(byte[] key, long expireAt, byte[][][] frames) throws IOException {
                 entries.frames(key, expireAt, frames);
+            }
+
+            @Override
+            public void serverFrames(byte[][][] frames) throws IOException {
+                entries.serverFrames(frames);
             }
         });
         return new FeedCursor(h.generation(), h.nextOffset());
