@@ -267,6 +267,7 @@ class FunctionCommandsIT {
         List<io.kevy.testing.FrameRecorder.Frame> frames = oracle.frames().takeFrames();
         assertThat(frames.stream().map(io.kevy.testing.FrameRecorder.Frame::text).toList()).containsExactly(
                 "FUNCTION LOAD REPLACE " + LIB, "SET {a}k v1", "FUNCTION DELETE lib", "FUNCTION LOAD REPLACE " + LIB,
+                "FUNCTION LOAD REPLACE #!lua name=two\nredis.register_function('two', function() end)",
                 "FUNCTION FLUSH");
         assertThat(frames.stream().filter(f -> f.argv()[0][0] == 'F').map(f -> f.shard()).distinct())
                 .containsExactly(0);
