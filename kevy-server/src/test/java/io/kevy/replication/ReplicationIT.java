@@ -90,8 +90,8 @@ class ReplicationIT {
                     .isEqualTo("$1\r\nv\r\n"));
             assertThat(r.call("FCALL", "s", "0")).as("the full sync replaced the replica's own libraries")
                     .isEqualTo("-ERR Function not found\r\n");
-            assertThat(p.call("FUNCTION", "LOAD", "#!lua name=two\nredis.register_function('t', function() return 2 "
-                    + "end)")).isEqualTo("$3\r\ntwo\r\n");
+            assertThat(p.call("FUNCTION", "LOAD", "#!lua name=two\nredis.register_function{function_name='t', "
+                    + "callback=function() return 2 end, flags={'no-writes'}}")).isEqualTo("$3\r\ntwo\r\n");
             assertThat(p.call("FUNCTION", "DELETE", "lib")).isEqualTo("+OK\r\n");
             await().atMost(SYNC).untilAsserted(() -> assertThat(r.call("FUNCTION", "LIST", "WITHCODE"))
                     .isEqualTo(p.call("FUNCTION", "LIST", "WITHCODE")));
