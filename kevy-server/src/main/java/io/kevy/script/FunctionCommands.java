@@ -295,7 +295,7 @@ public final class FunctionCommands {
             c.reply().bulk("name");
             c.reply().bulk(run.sha);
             c.reply().bulk("command");
-            byte[][] argv = run.call.argv();
+            byte[][] argv = run.argv;
             c.reply().array(argv.length);
             for (byte[] a : argv) {
                 c.reply().bulk(a);

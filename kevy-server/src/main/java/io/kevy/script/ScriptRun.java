@@ -16,6 +16,8 @@ final class ScriptRun {
     final boolean readOnly;
     /** True for FCALL / FCALL_RO (FUNCTION KILL stops it, SCRIPT KILL does not). */
     final boolean function;
+    /** The command that runs it, as sent (FUNCTION STATS; the call's own argv changes during redis.call). */
+    final byte[][] argv;
     final long startNanos = System.nanoTime();
     private volatile boolean wrote;
     private volatile boolean killRequested;
@@ -29,6 +31,7 @@ final class ScriptRun {
         this.sha = name;
         this.readOnly = readOnly;
         this.function = function;
+        this.argv = call.argv();
     }
 
     /** Records that a write command ran (SCRIPT KILL then answers UNKILLABLE). */
