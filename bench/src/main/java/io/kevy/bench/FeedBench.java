@@ -46,7 +46,10 @@ import org.HdrHistogram.Histogram;
  *       and the p99 from the write being sent (which a busy client JVM cannot make look shorter by handling
  *       the acknowledgement late). Mode {@code durable} is BLOCK with {@code durableOnly(true)} (FEED.READ
  *       ... DURABLE: the handler sees a change once the AOF fsync covers it). Before the first point, {@code --warmup S} seconds (default 3) of each mode
- *       at 10k writes/s warm the server and client JITs, unreported.</li>
+ *       at 10k writes/s warm the server and client JITs, unreported. With {@code --read-port R} (a replica of
+ *       {@code P}, bench/replication.sh) the consumer reads the replica's feed while the writes go to P: the
+ *       figure is then replication lag, from the primary's acknowledgement to the replica's feed serving the
+ *       change, named {@code replication-lag.*}.</li>
  * </ul>
  * Options: {@code --csv} (machine-readable lines, see {@link Report}).
  */
@@ -59,8 +62,8 @@ public final class FeedBench {
 
     public static void main(String[] argv) throws Exception {
         if (argv.length == 0) {
-            System.err.println("usage: FeedBench drain|drain-embedded|latency [--port P] [--frames N] "
-                    + "[--rates R1,R2] [--seconds S] [--modes block,poll] [--csv]");
+            System.err.println("usage: FeedBench drain|drain-embedded|latency [--port P] [--read-port R] "
+                    + "[--frames N] [--rates R1,R2] [--seconds S] [--modes block,poll] [--csv]");
             System.exit(2);
         }
         Args a = new Args(argv, 1);
@@ -69,17 +72,18 @@ public final class FeedBench {
             case "drain" -> drainRemote(out, a.integer("port", 6004), a.integer("frames", 1_000_000));
             case "drain-embedded" -> drainEmbedded(out, a.integer("frames", 1_000_000));
             case "latency" -> {
+                int port = a.integer("port", 6004);
+                int readPort = a.integer("read-port", port);
                 // warm both JVMs (server JIT, client, both consumer modes) before the first measured point
                 int warmup = a.integer("warmup", 3);
                 if (warmup > 0) {
                     for (String mode : new String[] {"block", "poll"}) {
-                        latency(null, a.integer("port", 6004), mode, 10_000, warmup);
+                        latency(null, port, readPort, mode, 10_000, warmup);
                     }
                 }
                 for (String mode : a.string("modes", "block,poll").split(",")) {
                     for (String r : a.string("rates", "1000,10000,50000").split(",")) {
-                        latency(out, a.integer("port", 6004), mode, Integer.parseInt(r.trim()),
-                                a.integer("seconds", 5));
+                        latency(out, port, readPort, mode, Integer.parseInt(r.trim()), a.integer("seconds", 5));
                     }
                 }
             }
@@ -202,8 +206,10 @@ public final class FeedBench {
 
     /* ---------------- latency ---------------- */
 
-    private static void latency(Report out, int port, String mode, int rate, int seconds) throws Exception {
+    private static void latency(Report out, int port, int readPort, String mode, int rate, int seconds)
+            throws Exception {
         String uri = "redis://127.0.0.1:" + port;
+        String readUri = "redis://127.0.0.1:" + readPort; // a replica's port: the figure is replication lag
         int total = rate * (seconds + 1);
         int warm = rate; // the first second
         long[] sent = new long[total];
@@ -217,7 +223,7 @@ public final class FeedBench {
             keys[i] = (prefix + i).getBytes(StandardCharsets.US_ASCII);
         }
         FeedConsumer.Builder<byte[], byte[]> b = FeedConsumer.builder(ByteArrayCodec.INSTANCE)
-                .source(FeedSource.connect(uri)).name("bench-lat").prefixes(prefix).startFrom(StartFrom.TAIL)
+                .source(FeedSource.connect(readUri)).name("bench-lat").prefixes(prefix).startFrom(StartFrom.TAIL)
                 .handler(batch -> {
                     long now = System.nanoTime();
                     for (Change<byte[], byte[]> ch : batch) {
@@ -283,7 +289,7 @@ public final class FeedBench {
                     + (missing > 0 ? ", MISSING " + missing : "") + ", max " + h.getMaxValue() / 1000 + " us"
                     + "; from send: p50 " + fromSend.getValueAtPercentile(50) / 1000 + " p99 "
                     + fromSend.getValueAtPercentile(99) / 1000 + " us";
-            String name = "latency." + mode + "." + rate;
+            String name = (readPort == port ? "latency." : "replication-lag.") + mode + "." + rate;
             if (out == null) {
                 return; // warm-up pass
             }

@@ -41,7 +41,8 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  *
  * <p><b>Thread-safe.</b> Any number of threads may call any method at once. Each {@link #execute} call is
- * its own client: MULTI/WATCH state does not carry from one call to the next. A blocking command (and the
+ * its own client: MULTI/WATCH state does not carry from one call to the next ({@link #multi} runs a whole
+ * MULTI/EXEC block). A blocking command (and the
  * blocking {@link #changesSince(long, long, int, List, Duration) changesSince}) parks the calling thread
  * only. Arguments are copied on the way in and replies on the way out, so callers may reuse their arrays.
  */
@@ -195,6 +196,51 @@ public final class Store implements AutoCloseable {
             } finally {
                 parked.remove(channel);
             }
+        } finally {
+            engine.unwatchAll(session);
+            session.killed(true);
+            engine.sessions().close(session);
+        }
+    }
+
+    /**
+     * Runs {@code MULTI}, each of {@code commands} (verb first, UTF-8), then {@code EXEC}, all on one client: a
+     * Redis transaction, the commands applied as one atomic block (no other write in between; the feed carries
+     * their frames as one EXEC's, docs/cdc.md). Returns EXEC's reply: an array of the commands' replies in
+     * order, or {@link Reply.Error} {@code EXECABORT ...} when one was refused while queued (nothing ran). As in
+     * Redis, a blocking command inside the block does not block. The way to get MULTI/EXEC embedded, since
+     * {@link #execute(String...)} is a new client per call.
+     *
+     * @throws IllegalArgumentException when a command is empty
+     * @throws IllegalStateException when the store is closed
+     */
+    public Reply multi(List<String[]> commands) {
+        List<byte[][]> block = new ArrayList<>(commands.size() + 2);
+        block.add(new byte[][] {utf8("MULTI")});
+        for (String[] argv : commands) {
+            if (argv.length == 0) {
+                throw new IllegalArgumentException("empty command in a MULTI block");
+            }
+            byte[][] b = new byte[argv.length][];
+            for (int i = 0; i < argv.length; i++) {
+                b[i] = utf8(argv[i]);
+            }
+            block.add(b);
+        }
+        block.add(new byte[][] {utf8("EXEC")});
+        ensureOpen();
+        Session session = engine.sessions().open(new EmbeddedChannel(), engine.clock().millis(), true);
+        try {
+            Reply last = null;
+            for (byte[][] args : block) {
+                ReplyTree out = new ReplyTree();
+                if (kevy.dispatcher().dispatch(session, args, out) == Dispatcher.Outcome.BLOCKED) {
+                    throw new IllegalStateException("a command blocked inside MULTI: "
+                            + new String(args[0], StandardCharsets.UTF_8));
+                }
+                last = out.result();
+            }
+            return last;
         } finally {
             engine.unwatchAll(session);
             session.killed(true);

@@ -39,6 +39,8 @@ public final class Keyspace {
     private final SplittableRandom random = new SplittableRandom();
     /** Collection values a snapshot in progress is reading; written only after a copy. Null when none. */
     private IdentityHashMap<Object, Boolean> captured;
+    /** Captures in progress (a SAVE and a replica's full sync may overlap); {@link #captured} is their union. */
+    private int captures;
 
     Keyspace(Shard shard) {
         this.shard = shard;
@@ -132,14 +134,16 @@ public final class Keyspace {
     /**
      * Captures every key, value reference and expiry time (live or not; loaders drop expired keys). Strings are
      * immutable; collection values are marked so that writes copy them first ({@link #valueForWrite}), until
-     * {@link #endCapture()}. Cost: one pass over the keys under the shard lock (the snapshot's pause).
+     * every capture begun has ended ({@link #endCapture()}): captures may overlap (a SAVE and a replica's full
+     * sync), the marks are their union. Cost: one pass over the keys under the shard lock (the snapshot's pause).
+     * Callers hold the shard's lock.
      */
     public Capture beginCapture() {
         int n = dict.size();
         byte[][] keys = new byte[n][];
         Object[] values = new Object[n];
         long[] expiries = new long[n];
-        IdentityHashMap<Object, Boolean> marks = new IdentityHashMap<>();
+        IdentityHashMap<Object, Boolean> marks = captured != null ? captured : new IdentityHashMap<>();
         int[] i = {0};
         dict.forEach(node -> {
             int k = i[0]++;
@@ -152,12 +156,16 @@ public final class Keyspace {
             }
         });
         captured = marks;
+        captures++;
         return new Capture(keys, values, expiries);
     }
 
-    /** Ends the capture: values are written in place again. */
+    /** Ends one capture: once none is left, values are written in place again. Callers hold the shard's lock. */
     public void endCapture() {
-        captured = null;
+        if (--captures <= 0) {
+            captures = 0;
+            captured = null;
+        }
     }
 
     /** True when {@code key} is stored, live or expired but not reaped yet (no lazy expiry, no access). */

@@ -40,6 +40,11 @@ public final class Shard {
 
     private long generation;
     private long nextOffset;
+    /**
+     * The generation history (ours, "cursors that survive failover"): each generation this stream continued
+     * from → the offset it ended at ({@link #continueStream}), oldest first. Emptied by a new stream.
+     */
+    private final java.util.LinkedHashMap<Long, Long> ended = new java.util.LinkedHashMap<>();
     private boolean loading;
     private volatile boolean mirror;
     private long dirty;
@@ -145,6 +150,7 @@ public final class Shard {
         assert lock.isHeldByCurrentThread();
         this.generation = generation;
         this.nextOffset = nextOffset;
+        ended.clear();
         for (EffectListener l : listeners) {
             l.onStreamReset(this, generation, nextOffset);
         }
@@ -305,11 +311,52 @@ public final class Shard {
         assert lock.isHeldByCurrentThread();
         long old = generation;
         this.generation = newGeneration;
+        ended.remove(newGeneration); // a generation is an identity: it never comes back, but keep the map honest
+        ended.put(old, nextOffset);
+        while (ended.size() > MAX_HISTORY) {
+            ended.remove(ended.keySet().iterator().next());
+        }
         for (EffectListener l : listeners) {
             l.onGenerationContinued(this, old, newGeneration, nextOffset);
         }
         for (StreamResetListener l : resetListeners) {
             l.onStreamReset(this, newGeneration, nextOffset);
+        }
+    }
+
+    /** The most generations the history keeps (one per promotion followed); the oldest are forgotten. */
+    public static final int MAX_HISTORY = 1000;
+
+    /**
+     * Where generation {@code g} ended in this stream's history ({@link #continueStream}), or null when
+     * {@code g} is not in it. A cursor {@code (g, o)} with {@code o <= end} names a prefix of the current
+     * stream. Callers must hold {@link #lock()}.
+     */
+    public Long generationEnd(long g) {
+        return ended.get(g);
+    }
+
+    /** The generation history, oldest first: each entry {@code [generation, end offset]}. Under the lock. */
+    public java.util.List<long[]> generationHistory() {
+        java.util.List<long[]> out = new java.util.ArrayList<>(ended.size());
+        ended.forEach((g, e) -> out.add(new long[] {g, e}));
+        return out;
+    }
+
+    /**
+     * Restores a generation history read back from disk (a clean restart, after {@link #restoreStream}), oldest
+     * first, without telling listeners; entries ending past the stream's next offset or naming the current
+     * generation are dropped (they cannot describe this stream). Callers must hold {@link #lock()}.
+     */
+    public void restoreHistory(java.util.List<long[]> history) {
+        ended.clear();
+        for (long[] h : history) {
+            if (h[0] != generation && Long.compareUnsigned(h[1], nextOffset) <= 0) {
+                ended.put(h[0], h[1]);
+            }
+        }
+        while (ended.size() > MAX_HISTORY) {
+            ended.remove(ended.keySet().iterator().next());
         }
     }
 

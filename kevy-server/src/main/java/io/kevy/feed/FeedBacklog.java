@@ -85,13 +85,6 @@ public final class FeedBacklog implements EffectListener {
     private final int slack;
     private final Set<Runnable> waiters = ConcurrentHashMap.newKeySet();
     private final AtomicInteger blockedReaders = new AtomicInteger();
-    /**
-     * The generation history of this shard's stream (ours, "cursors that survive failover"): generation → the
-     * offset it ended at when the stream went on under a newer one ({@link Shard#continueStream}). A cursor
-     * {@code (G, o)} with {@code o <= ended(G)} names a prefix of the current stream. Guarded by the shard lock;
-     * emptied by a new stream (FLUSHALL, a full sync).
-     */
-    private final java.util.Map<Long, Long> ended = new java.util.HashMap<>();
 
     /** Chunk {@code seq} is {@code chunks[seq & (chunks.length - 1)]} for seq in [firstChunk, lastChunk]. */
     private byte[][] chunks = new byte[4][];
@@ -340,36 +333,17 @@ public final class FeedBacklog implements EffectListener {
         onEffect(s, offset, frame);
     }
 
-    /** Keeps the frames: generation {@code oldGeneration} ended at {@code nextOffset} and is a prefix of the new. */
+    /**
+     * Keeps the frames: generation {@code oldGeneration} ended at {@code nextOffset} and is a prefix of the new
+     * (the shard records it in its generation history, {@link Shard#generationEnd}).
+     */
     @Override
     public void onGenerationContinued(Shard s, long oldGeneration, long newGeneration, long nextOffset) {
-        ended.put(oldGeneration, nextOffset);
         wakeAll();
-    }
-
-    /**
-     * The generation history, oldest first as recorded: each entry {@code [generation, end offset]}. Under the
-     * shard's lock (taken here).
-     */
-    public java.util.List<long[]> history() {
-        shard.lock().lock();
-        try {
-            java.util.List<long[]> out = new java.util.ArrayList<>();
-            ended.forEach((g, e) -> out.add(new long[] {g, e}));
-            return out;
-        } finally {
-            shard.lock().unlock();
-        }
-    }
-
-    /** Records that {@code generation} ended at {@code end} (a history restored from disk). Under the lock. */
-    public void recordEnded(long generation, long end) {
-        ended.put(generation, end);
     }
 
     @Override
     public void onStreamReset(Shard s, long generation, long nextOffset) {
-        ended.clear();
         ends = new int[INITIAL_CAPACITY];
         chunks = new byte[4][];
         chunkFirst = new long[4];
@@ -470,7 +444,7 @@ public final class FeedBacklog implements EffectListener {
             long gen = shard.generation();
             long next = shard.nextOffset();
             if (gen != generation) {
-                Long end = ended.get(generation);
+                Long end = shard.generationEnd(generation);
                 if (end == null || Long.compareUnsigned(from, end) > 0) {
                     return Snapshot.of(Status.RESYNC, gen, next, from);
                 }

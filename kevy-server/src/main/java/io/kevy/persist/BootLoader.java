@@ -117,6 +117,7 @@ final class BootLoader {
                 && marker.get().generation() == pos.generation()
                 && marker.get().nextOffset() == pos.nextOffset()) {
             shard.restoreStream(pos.generation(), pos.nextOffset());
+            shard.restoreHistory(GenerationFiles.readHistory(dir, i)); // where older generations ended
             if (cfg.aof() && (nextFileLeft || !Files.exists(AofWriter.aofPath(dir, i)))) {
                 orDefer(i, () -> compact(i, pos.generation(), pos.nextOffset()));
             }
@@ -298,6 +299,7 @@ final class BootLoader {
     private void startGeneration(int i, long gen) throws IOException {
         Shard shard = engine.shard(i);
         shard.resetStream(gen, 0);
+        GenerationFiles.writeHistory(dir, i, java.util.List.of()); // a stream from 0 continues no older one
         GenerationFiles.writeGeneration(dir, i, gen);
         if (!cfg.aof()) {
             return;

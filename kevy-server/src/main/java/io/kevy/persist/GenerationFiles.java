@@ -13,7 +13,10 @@ import org.slf4j.LoggerFactory;
  * The per-shard generation files of feed contract §5: {@code feed-{i}.gen} holds the current generation
  * (replaced durably whenever it changes); {@code feed-{i}.meta} holds {@code "<gen> <next_offset>"}, the
  * clean-shutdown marker, written only by a clean shutdown after the data is durable, and read and deleted at
- * every boot.
+ * every boot; {@code feed-{i}.history} holds the shard's generation history ({@link io.kevy.engine.Shard#generationEnd},
+ * "cursors that survive failover", docs/cdc.md), one {@code "<generation> <end_offset>"} line per generation the
+ * stream continued from, oldest first, replaced durably whenever it changes and absent while it is empty. A data
+ * directory without it (written before it existed) has an empty history.
  */
 final class GenerationFiles {
     private static final Logger log = LoggerFactory.getLogger(GenerationFiles.class);
@@ -97,6 +100,85 @@ final class GenerationFiles {
             s.append(x >= 0x20 && x < 0x7f || x == '\n' || x == '\r' || x == '\t' || x == ' ' ? (char) x : '?');
         }
         return s.toString();
+    }
+
+    static Path historyPath(Path dir, int shard) {
+        return dir.resolve("feed-" + shard + ".history");
+    }
+
+    /** The longest history file read, bytes: {@link io.kevy.engine.Shard#MAX_HISTORY} lines of two 20-digit numbers. */
+    static final int HISTORY_FILE_MAX = io.kevy.engine.Shard.MAX_HISTORY * 42;
+
+    /**
+     * The stored generation history, oldest first ({@code [generation, end offset]} each); empty when the file is
+     * missing. A damaged file (longer than {@value #HISTORY_FILE_MAX} bytes, a line that is not two unsigned
+     * 64-bit decimals) yields an empty history, logged: the consumers of old generations then rebuild, which is
+     * always safe.
+     */
+    static java.util.List<long[]> readHistory(Path dir, int shard) {
+        Path p = historyPath(dir, shard);
+        if (!Files.exists(p)) {
+            return java.util.List.of();
+        }
+        try {
+            byte[] b;
+            try (java.io.InputStream in = Files.newInputStream(p)) {
+                b = in.readNBytes(HISTORY_FILE_MAX + 1);
+            }
+            if (b.length > HISTORY_FILE_MAX) {
+                throw new IOException("longer than " + HISTORY_FILE_MAX + " bytes");
+            }
+            return parseHistory(new String(b, StandardCharsets.US_ASCII));
+        } catch (IOException | IllegalArgumentException e) {
+            log.warn("{}: unreadable generation history ({}); cursors of older generations will get FEEDRESYNC", p,
+                    e.getMessage());
+            return java.util.List.of();
+        }
+    }
+
+    /**
+     * Parses a history file's text: lines {@code "<generation> <end_offset>"} (unsigned 64-bit decimals), blank
+     * lines ignored.
+     *
+     * @throws IllegalArgumentException naming the line that is not two unsigned 64-bit decimals
+     */
+    static java.util.List<long[]> parseHistory(String text) {
+        java.util.List<long[]> out = new java.util.ArrayList<>();
+        int n = 0;
+        for (String line : text.split("\n", -1)) {
+            n++;
+            String t = line.trim();
+            if (t.isEmpty()) {
+                continue;
+            }
+            String[] parts = t.split(" ");
+            if (parts.length != 2) {
+                throw new IllegalArgumentException("line " + n + " is not \"<generation> <end_offset>\"");
+            }
+            try {
+                out.add(new long[] {Long.parseUnsignedLong(parts[0]), Long.parseUnsignedLong(parts[1])});
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("line " + n + " holds a number that is not an unsigned 64-bit "
+                        + "decimal");
+            }
+        }
+        return out;
+    }
+
+    /** Replaces the history file durably with {@code history}, or deletes it when the history is empty. */
+    static void writeHistory(Path dir, int shard, java.util.List<long[]> history) throws IOException {
+        Path p = historyPath(dir, shard);
+        if (history.isEmpty()) {
+            if (Files.deleteIfExists(p)) {
+                FileSync.directory(dir);
+            }
+            return;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (long[] h : history) {
+            sb.append(Long.toUnsignedString(h[0])).append(' ').append(Long.toUnsignedString(h[1])).append('\n');
+        }
+        FileSync.replace(p, sb.toString().getBytes(StandardCharsets.US_ASCII));
     }
 
     static void writeMarker(Path dir, int shard, Marker marker) throws IOException {

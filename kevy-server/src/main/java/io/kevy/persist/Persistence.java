@@ -87,7 +87,7 @@ public final class Persistence implements Durability, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.generationListener = (shard, generation, nextOffset) -> generationChanged(shard.index(), generation);
+        this.generationListener = (shard, generation, nextOffset) -> generationChanged(shard, generation);
     }
 
     /**
@@ -172,9 +172,14 @@ public final class Persistence implements Durability, AutoCloseable {
         return loadedKeys;
     }
 
-    /** FLUSHALL/FLUSHDB drew a new generation: record it (and, without an AOF, drop the stale snapshot). */
-    private void generationChanged(int shard, long generation) {
+    /**
+     * A new generation (FLUSHALL/FLUSHDB, a full sync, a promotion's continued stream): record its generation
+     * history, then the generation (and, without an AOF, drop the stale snapshot). Under the shard's lock.
+     */
+    private void generationChanged(Shard s, long generation) {
+        int shard = s.index();
         try {
+            GenerationFiles.writeHistory(dir, shard, s.generationHistory());
             GenerationFiles.writeGeneration(dir, shard, generation);
             if (aof == null) {
                 Files.deleteIfExists(SnapshotFormat.path(dir, shard));
@@ -341,12 +346,7 @@ public final class Persistence implements Durability, AutoCloseable {
                     next, i, engine.shardCount(), engine.clock().millis(), saveKeysProcessed);
             keysSaved.addAndGet(r.keys());
         } finally {
-            shard.lock().lock();
-            try {
-                shard.keyspace().endCapture();
-            } finally {
-                shard.lock().unlock();
-            }
+            Snapshots.endCapture(shard);
         }
         if (rewrite) {
             try {

@@ -22,7 +22,7 @@ final class Redistribution {
     private static final String STALE = "stale";
     /** The names {@code stale} may list: the shards' own files, in the data dir itself (nothing else is deleted). */
     private static final java.util.regex.Pattern DATA_FILE =
-            java.util.regex.Pattern.compile("(aof-\\d{1,9}\\.aof(\\.next)?|dump-\\d{1,9}\\.rdb|feed-\\d{1,9}\\.(gen|meta))");
+            java.util.regex.Pattern.compile("(aof-\\d{1,9}\\.aof(\\.next)?|dump-\\d{1,9}\\.rdb|feed-\\d{1,9}\\.(gen|meta|history))");
     /** The longest {@code stale} list read, bytes (5 names of under 30 bytes per shard). */
     private static final int STALE_MAX = 1 << 20;
 
@@ -68,7 +68,8 @@ final class Redistribution {
         List<String> stale = new ArrayList<>();
         for (int j = 0; j < Math.max(oldShards, newShards); j++) {
             for (Path p : List.of(SnapshotFormat.path(dir, j), AofWriter.aofPath(dir, j), AofWriter.nextPath(dir, j),
-                    GenerationFiles.genPath(dir, j), GenerationFiles.markerPath(dir, j))) {
+                    GenerationFiles.genPath(dir, j), GenerationFiles.markerPath(dir, j),
+                    GenerationFiles.historyPath(dir, j))) {
                 if (!Files.exists(path(p))) {
                     stale.add(p.getFileName().toString());
                 }

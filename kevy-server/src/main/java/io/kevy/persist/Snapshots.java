@@ -51,39 +51,36 @@ public final class Snapshots {
     }
 
     /**
-     * Writes {@code shard}'s keyspace (and, for shard 0, the server-wide state: the FUNCTION libraries) to
-     * {@code target} in the snapshot format (tmp + fsync + rename), holding
-     * the shard's lock for the whole write so that no capture is shared with a concurrent SAVE: the pause is the
-     * write (the replication full sync; a background SAVE pauses only for its capture). Expired keys not yet
-     * reaped are written; loaders drop them.
+     * Writes {@code shard}'s keyspace (and, for shard 0, the server-wide state: the FUNCTION libraries, captured
+     * with the cursor) to {@code target} in the snapshot format (tmp + fsync + rename) as a
+     * background SAVE does: the keys are captured under the shard's lock with the stream cursor (the pause is
+     * the capture), then written by the calling thread while the shard goes on, collections the capture holds
+     * being copied before a write changes them ({@link Keyspace#beginCapture}). Expired keys not yet reaped are
+     * written; loaders drop them. Call it off the event loops: the write takes as long as the data.
      *
      * @return the cursor the snapshot was taken at, frozen with its data (feed contract §10)
      * @throws IOException from the file system
      */
     public static FeedCursor writeShard(Shard shard, int shards, Path target) throws IOException {
+        Keyspace.Capture capture;
+        long gen;
+        long next;
+        java.util.List<byte[][]> serverFrames;
         shard.lock().lock();
         try {
-            Keyspace ks = shard.keyspace();
-            int n = ks.size();
-            byte[][] keys = new byte[n][];
-            Object[] values = new Object[n];
-            long[] expiries = new long[n];
-            int[] i = {0};
-            ks.forEach(node -> {
-                int k = i[0]++;
-                keys[k] = node.key();
-                values[k] = node.value();
-                expiries[k] = node.aux();
-            });
-            long gen = shard.generation();
-            long next = shard.nextOffset();
-            java.util.List<byte[][]> serverFrames = shard.index() == 0 ? shard.engine().serverState().frames()
-                    : java.util.List.of();
-            SnapshotWriter.write(target, new Keyspace.Capture(keys, values, expiries), serverFrames, gen, next,
-                    shard.index(), shards, shard.engine().clock().millis(), new java.util.concurrent.atomic.AtomicLong());
-            return new FeedCursor(gen, next);
+            capture = shard.keyspace().beginCapture();
+            gen = shard.generation();
+            next = shard.nextOffset();
+            serverFrames = shard.index() == 0 ? shard.engine().serverState().frames() : java.util.List.of();
         } finally {
             shard.lock().unlock();
+        }
+        try {
+            SnapshotWriter.write(target, capture, serverFrames, gen, next, shard.index(), shards,
+                    shard.engine().clock().millis(), new java.util.concurrent.atomic.AtomicLong());
+            return new FeedCursor(gen, next);
+        } finally {
+            endCapture(shard);
         }
     }
 
@@ -112,5 +109,15 @@ public final class Snapshots {
             }
         });
         return new FeedCursor(h.generation(), h.nextOffset());
+    }
+
+    /** Ends the shard's capture ({@link Keyspace#endCapture}) under its lock: writers copy values no more. */
+    static void endCapture(Shard shard) {
+        shard.lock().lock();
+        try {
+            shard.keyspace().endCapture();
+        } finally {
+            shard.lock().unlock();
+        }
     }
 }

@@ -5,9 +5,9 @@ package io.kevy.pubsub;
  * published, and on which channels ({@code K}: {@code __keyspace@0__:<key>} with the event as message,
  * {@code E}: {@code __keyevent@0__:<event>} with the key as message).
  *
- * <p>kevy fires {@code g $ l s h z x}; {@code e} (kevy never evicts), {@code t} (no streams), {@code d} (no
- * modules), {@code m} (key misses are reads, not effects) and {@code n} (new keys) are accepted and never
- * fire. Immutable helpers; thread-safe.
+ * <p>kevy fires {@code g $ l s h z x t}; {@code e} (kevy never evicts), {@code d} (no modules), {@code m} (key
+ * misses are reads, not effects) and {@code n} (new keys: the effect frames do not say whether a key was new)
+ * are accepted and never fire. Immutable helpers; thread-safe.
  */
 public final class KeyspaceEvents {
     public static final int KEYSPACE = 1;

@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  * {@link Shard#continueStream}. With another shard count the frames are applied as commands (re-routed by key)
  * and the replica's feed has its own generations: cursors do not carry over between the two.
  *
- * <p><b>Full sync.</b> {@code REPL.SNAPSHOT shard} for every primary shard, each saved to a temporary file and
- * checksum-verified; only when all arrived is the local keyspace replaced, under all shard locks. A primary
+ * <p><b>Full sync.</b> {@code REPL.SNAPSHOT shard} for every primary shard, each streamed in chunks
+ * ({@code REPL.CHUNK}) to a temporary file and checksum-verified; only when all arrived is the local keyspace replaced, under all shard locks. A primary
  * that dies mid-sync leaves the old data in place.
  *
  * <p><b>Faults.</b> A broken connection ends all followers; the link retries every second from the cursors it
@@ -53,6 +53,8 @@ final class ReplicaLink {
     /** The follower's BLOCK; reads time out well after it. */
     static final int BLOCK_MS = 1000;
     static final int READ_TIMEOUT_MS = 30_000;
+    /** How long a replica waits for its primary to write one shard's snapshot (REPL.SNAPSHOT), ms. */
+    static final int SNAPSHOT_TIMEOUT_MS = 30 * 60_000;
     static final long RETRY_MS = 1000;
 
     /** The link's state, named as ROLE's replica states. */
@@ -84,6 +86,7 @@ final class ReplicaLink {
     private volatile State state = State.CONNECT;
     private volatile long lastIoMs;
     private volatile long downSinceMs;
+    private volatile String lastError;
     private volatile boolean mirror;
     /** Per primary shard, the cursor applied up to (non-mirrored mode; mirrored uses the local shards). */
     private volatile long[] gens;
@@ -129,6 +132,11 @@ final class ReplicaLink {
 
     long downSinceMs() {
         return downSinceMs;
+    }
+
+    /** Why the link last went down (INFO's {@code kevy_master_link_error}), or null. */
+    String lastError() {
+        return lastError;
     }
 
     /** The sum of the applied primary offsets (INFO's slave_repl_offset), or 0 before a sync. */
@@ -187,6 +195,8 @@ final class ReplicaLink {
             } catch (IOException | RuntimeException e) {
                 if (!stopped) {
                     log.info("replica of {}:{}: link down: {}", host, port, e.toString());
+                    lastError = e.getMessage() == null ? e.toString() : e.getMessage().replace("\r", " ")
+                            .replace("\n", " ");
                 }
                 linkDown();
                 pause();
@@ -256,8 +266,22 @@ final class ReplicaLink {
             }
         }
         Object id = c.call("REPLCONF", "KEVY-RUN-ID", engine.runId());
-        if (id instanceof RespClient.Error e && e.message().startsWith("ERR replica of itself")) {
-            throw new IOException("refusing to replicate from " + host + ":" + port + ": it is this server");
+        if (id instanceof RespClient.Error e && (e.message().startsWith("ERR replica of itself")
+                || e.message().startsWith("ERR replica loop"))) {
+            throw new IOException("refused by " + host + ":" + port + ": " + e.message().substring(4));
+        }
+        Object chain = c.call("REPLCONF", "KEVY-CHAIN");
+        if (chain instanceof List<?> ids) {
+            List<String> up = new ArrayList<>(ids.size());
+            for (Object o : ids) {
+                if (o instanceof byte[] b) {
+                    up.add(new String(b, StandardCharsets.UTF_8));
+                }
+            }
+            if (up.contains(engine.runId())) { // this server is upstream of its primary: a loop
+                throw new IOException("refused: " + host + ":" + port + " replicates from this server (a loop)");
+            }
+            replication.upstream(up);
         }
         String ip = replication.announceIp();
         Object r = ip.isEmpty() ? c.call("REPLCONF", "LISTENING-PORT", replication.announcePort())
@@ -284,12 +308,8 @@ final class ReplicaLink {
             FeedCursor[] cursors = new FeedCursor[shards];
             Path[] files = new Path[shards];
             for (int p = 0; p < shards; p++) {
-                Object r = c.call("REPL.SNAPSHOT", p);
-                if (!(r instanceof List<?> l) || l.size() != 3 || !(l.get(2) instanceof byte[] data)) {
-                    throw new IOException("REPL.SNAPSHOT " + p + ": unexpected reply " + describe(r));
-                }
                 files[p] = dir.resolve("dump-" + p + ".rdb");
-                Files.write(files[p], data);
+                receiveSnapshot(c, p, files[p]);
                 cursors[p] = Snapshots.read(files[p], new Snapshots.Entries() { // verify before any change
                     @Override
                     public void string(byte[] key, long expireAt, byte[] value) {
@@ -314,6 +334,42 @@ final class ReplicaLink {
         String err = engine.durability().save(); // the AOF restarts at the new cursors: a snapshot must back it
         if (err != null && !err.startsWith("ERR no data directory")) {
             log.warn("replica of {}:{}: SAVE after the full sync failed: {}", host, port, err);
+        }
+    }
+
+    /**
+     * Receives primary shard {@code p}'s snapshot into {@code file}: {@code REPL.SNAPSHOT p} (the primary writes
+     * it in the background and answers its size and transfer id), then {@code REPL.CHUNK id offset} until all
+     * its bytes arrived, each chunk appended as it comes (no whole snapshot in memory).
+     */
+    private void receiveSnapshot(RespClient c, int p, Path file) throws IOException {
+        c.readTimeout(SNAPSHOT_TIMEOUT_MS); // the primary writes the whole shard before it answers
+        Object r;
+        try {
+            r = c.call("REPL.SNAPSHOT", p);
+        } finally {
+            c.readTimeout(READ_TIMEOUT_MS);
+        }
+        if (!(r instanceof List<?> l) || l.size() != 4 || !(l.get(2) instanceof Long size)
+                || !(l.get(3) instanceof byte[] id) || size < 0) {
+            throw new IOException("REPL.SNAPSHOT " + p + ": unexpected reply " + describe(r));
+        }
+        String transfer = new String(id, StandardCharsets.UTF_8);
+        try (var out = Files.newOutputStream(file)) {
+            long got = 0;
+            while (got < size) {
+                if (stopped) {
+                    throw new IOException("link stopped");
+                }
+                Object chunk = c.call("REPL.CHUNK", transfer, got);
+                if (!(chunk instanceof byte[] b) || b.length == 0 || got + b.length > size) {
+                    throw new IOException("REPL.CHUNK " + transfer + " " + got + ": unexpected reply "
+                            + describe(chunk));
+                }
+                out.write(b);
+                got += b.length;
+                lastIoMs = engine.clock().millis();
+            }
         }
     }
 
@@ -408,6 +464,7 @@ final class ReplicaLink {
         }
         state = State.CONNECTED;
         downSinceMs = 0;
+        lastError = null;
         Object done = new Object();
         for (int p = 0; p < shards; p++) {
             int shard = p;

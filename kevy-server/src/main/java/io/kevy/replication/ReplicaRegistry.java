@@ -135,6 +135,45 @@ final class ReplicaRegistry {
         return new long[][] {gens, offsets};
     }
 
+    /**
+     * WAIT's target for a session whose last writes left the cursors {@code writes} ({@link
+     * io.kevy.engine.session.Session#writeCursors}, null when it never wrote: nothing to wait for, as Redis's
+     * {@code c->woff} of 0). A shard whose generation changed since is translated through its generation
+     * history (a cursor up to where the old generation ended is the same position in the current one); one whose
+     * old generation is gone (FLUSHALL) holds none of those writes any more and needs nothing.
+     */
+    long[][] target(long[][] writes) {
+        int n = engine.shardCount();
+        long[] gens = new long[n];
+        long[] offsets = new long[n];
+        if (writes == null) {
+            return new long[][] {gens, offsets};
+        }
+        for (int i = 0; i < n; i++) {
+            if (writes[1][i] == 0) {
+                continue;
+            }
+            Shard s = engine.shard(i);
+            s.lock().lock();
+            try {
+                long g = writes[0][i];
+                if (g == s.generation()) {
+                    gens[i] = g;
+                    offsets[i] = writes[1][i];
+                } else {
+                    Long end = s.generationEnd(g);
+                    if (end != null && Long.compareUnsigned(writes[1][i], end) <= 0) {
+                        gens[i] = s.generation();
+                        offsets[i] = writes[1][i];
+                    }
+                }
+            } finally {
+                s.lock().unlock();
+            }
+        }
+        return new long[][] {gens, offsets};
+    }
+
     /** How many connected replicas acknowledged everything up to {@code target}. */
     int covering(long[][] target) {
         int n = 0;

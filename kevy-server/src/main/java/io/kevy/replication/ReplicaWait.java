@@ -6,7 +6,7 @@ import io.kevy.resp.ReplySink;
 
 /**
  * A parked {@code WAIT numreplicas timeout}: woken by every replica acknowledgement, it replies the number of
- * replicas that acknowledged the primary's cursors of the moment WAIT was called once that number reaches
+ * replicas that acknowledged the cursors the client's own last writes left (Redis's {@code c->woff}) once that number reaches
  * {@code numreplicas}, or on the timeout whatever the number is (Redis's WAIT).
  *
  * <p>Attempts run on the session's thread; {@link #release} from any thread.

@@ -31,6 +31,7 @@ public final class Replication {
     private final Engine engine;
     private volatile Dispatcher dispatcher;
     private final ReplicaRegistry registry;
+    private final SnapshotTransfers transfers;
     private final Map<Integer, Session> applySessions = new ConcurrentHashMap<>();
     private final AtomicLong fullSyncs = new AtomicLong();
     private final AtomicLong partialSyncs = new AtomicLong();
@@ -41,11 +42,19 @@ public final class Replication {
     private volatile String announceIp = "";
     private volatile int announcePort;
     private volatile int priority = 100;
+    /** The run ids of the servers this one replicates from, its primary first, then that one's, ... (loops). */
+    private volatile List<String> upstream = List.of();
 
     /** Replication of {@code engine}; {@link #dispatcher(Dispatcher)} must be set before it becomes a replica. */
     public Replication(Engine engine) {
         this.engine = engine;
         this.registry = new ReplicaRegistry(engine);
+        this.transfers = new SnapshotTransfers(engine);
+    }
+
+    /** The full-sync snapshots this server (as a primary) has in transit. */
+    SnapshotTransfers transfers() {
+        return transfers;
     }
 
     /** The dispatcher frames are applied through (its command table holds the replication commands). */
@@ -119,6 +128,7 @@ public final class Replication {
             old.stop();
         }
         ReplicaLink l = new ReplicaLink(this, host, port);
+        upstream = List.of(); // learned again from the new primary
         link = l;
         applyReadOnly();
         l.start();
@@ -137,6 +147,7 @@ public final class Replication {
         }
         l.stop();
         link = null;
+        upstream = List.of();
         engine.writeRefusal(null);
         for (int i = 0; i < engine.shardCount(); i++) {
             Shard s = engine.shard(i);
@@ -168,16 +179,44 @@ public final class Replication {
         t.start();
     }
 
-    /** Stops the link (server shutdown). */
+    /** Stops the link and drops the full-sync snapshots in transit (server shutdown). */
     public synchronized void close() {
         ReplicaLink l = link;
         if (l != null) {
             l.stop();
         }
+        transfers.close();
     }
 
     private void applyReadOnly() {
         engine.writeRefusal(link != null && readOnly ? READONLY : null);
+    }
+
+    /**
+     * The replication chain above this server, as run ids: its primary first, then its primary's primary, and
+     * so on (learned by the link at each connection with {@code REPLCONF KEVY-CHAIN}); empty on a primary.
+     */
+    public List<String> upstream() {
+        return upstream;
+    }
+
+    void upstream(List<String> chain) {
+        this.upstream = List.copyOf(chain);
+    }
+
+    /**
+     * Why a server with run id {@code runId} may not replicate from this one, or null: it is this server, or it
+     * is upstream of it (a loop: A replica of B replica of A), which would feed each its own writes back.
+     */
+    String refusal(String runId) {
+        if (runId.equals(engine.runId())) {
+            return "replica of itself: this server's run id";
+        }
+        if (upstream.contains(runId)) {
+            return "replica loop: that server is upstream of this one (this server replicates from it, "
+                    + "directly or through a chain)";
+        }
+        return null;
     }
 
     String masterAuth() {
@@ -255,6 +294,9 @@ public final class Replication {
             line(out, "master_host", l.host);
             line(out, "master_port", l.port);
             line(out, "master_link_status", l.up() ? "up" : "down");
+            if (!l.up() && l.lastError() != null) {
+                line(out, "kevy_master_link_error", l.lastError());
+            }
             line(out, "master_last_io_seconds_ago", l.lastIoMs() == 0 ? -1 : (now - l.lastIoMs()) / 1000);
             line(out, "master_sync_in_progress", l.state() == ReplicaLink.State.SYNC ? 1 : 0);
             line(out, "slave_read_repl_offset", masterOffset);

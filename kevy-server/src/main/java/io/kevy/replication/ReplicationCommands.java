@@ -30,13 +30,17 @@ import java.util.List;
 
 /**
  * The replication commands: REPLICAOF / SLAVEOF, ROLE, WAIT (Redis 7.0's replies and error texts), REPLCONF
- * (Redis's options answered OK; ours: {@code FEED-ACK shard gen offset}, a replica's acknowledgement, and
- * {@code KEVY-RUN-ID id}, which refuses a replica of itself), and REPL.SNAPSHOT (ours: one shard's snapshot
- * with its cursor header for a replica's full sync, {@code *3 [:generation, :next_offset, $snapshot]}).
+ * (Redis's options answered OK; ours: {@code FEED-ACK shard gen offset}, a replica's acknowledgement,
+ * {@code KEVY-RUN-ID id}, which refuses a replica of itself or of a server downstream of it (a loop), and
+ * {@code KEVY-CHAIN}, which answers this server's run id then those of the servers it replicates from, nearest
+ * first), REPL.SNAPSHOT and REPL.CHUNK (ours, a replica's full sync: {@code REPL.SNAPSHOT shard} parks while a
+ * background thread writes the shard's snapshot, with its cursor header, to a temporary file, and answers
+ * {@code *4 [:generation, :next_offset, :size, $id]}; {@code REPL.CHUNK id offset} then answers up to 4 MiB of it
+ * from {@code offset} as a bulk string, the last chunk ending the transfer; see {@link SnapshotTransfers}).
  *
  * <p>kevy differences: REPLICAOF to this server's own port on a local address is refused at once
  * ({@code -ERR REPLICAOF would make this server a replica of itself}; Redis answers OK and fails to sync);
- * REPL.SNAPSHOT writes the shard under its lock, on the calling event loop (a pause of the shard's writers).
+ * a full sync pauses the shard's writers only for the snapshot's capture, as a background SAVE does.
  */
 public final class ReplicationCommands {
     static final ErrorReply INVALID_PORT = ErrorReply.err("Invalid master port");
@@ -44,7 +48,6 @@ public final class ReplicationCommands {
             + "also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) "
             + "writes to replicas are just local and are not propagated.");
     static final ErrorReply SELF = ErrorReply.err("REPLICAOF would make this server a replica of itself");
-    static final ErrorReply SELF_ID = ErrorReply.err("replica of itself: this server's run id");
     static final ErrorReply NOT_A_REPLICA = ErrorReply.err("REPLCONF FEED-ACK from a connection that sent no "
             + "REPLCONF LISTENING-PORT");
 
@@ -61,16 +64,20 @@ public final class ReplicationCommands {
                 .handler(c -> role(c, r)));
         t.add(command("wait", 3).flags(NOSCRIPT).group("generic").since("3.0.0")
                 .summary("Wait for the synchronous replication of all the write commands sent in the context of the "
-                        + "current connection (kevy: of every write on the primary so far)")
+                        + "current connection")
                 .complexity("O(1)").tips("request_policy:all_shards", "response_policy:agg_min")
                 .handler(c -> waitFor(c, r)));
         t.add(command("replconf", -1).flags(ADMIN, NOSCRIPT, LOADING, STALE).group("server").since("3.0.0")
                 .summary("An internal command for configuring the replication stream (kevy: FEED-ACK)")
                 .complexity("O(1)").handler(c -> replconf(c, r)));
         t.add(command("repl.snapshot", 2).flags(ADMIN, NOSCRIPT, NO_LOCK).group("server").since("1.0.0")
-                .summary("Returns [generation, next_offset, snapshot] of a shard: a replica's full sync (ours)")
+                .summary("Writes a shard's snapshot for a replica's full sync in the background and returns "
+                        + "[generation, next_offset, size, id] (ours; read it with REPL.CHUNK)")
                 .complexity("O(N) where N is the number of keys in the shard")
                 .handler(c -> snapshot(c, r)));
+        t.add(command("repl.chunk", 3).flags(ADMIN, NOSCRIPT, NO_LOCK).group("server").since("1.0.0")
+                .summary("Returns up to 4 MiB of a full-sync snapshot from a byte offset (ours)")
+                .complexity("O(1)").handler(c -> chunk(c, r)));
     }
 
     private static CommandSpec.Builder replicaof(String name, Replication r, String summary) {
@@ -152,7 +159,7 @@ public final class ReplicationCommands {
             throw Call.fail(Errors.TIMEOUT_NEGATIVE);
         }
         ReplicaRegistry reg = r.registry();
-        long[][] target = reg.currentCursors();
+        long[][] target = reg.target(c.session().writeCursors()); // the client's own last writes (Redis: c->woff)
         int n = reg.covering(target);
         if (n >= num || !c.mayBlock()) {
             c.reply().integer(n);
@@ -164,6 +171,15 @@ public final class ReplicationCommands {
     }
 
     private static void replconf(Call c, Replication r) {
+        if (c.argc() == 2 && c.argIs(1, "kevy-chain")) {
+            List<String> up = r.upstream();
+            c.reply().array(1 + up.size());
+            c.reply().bulk(c.engine().runId());
+            for (String id : up) {
+                c.reply().bulk(id);
+            }
+            return;
+        }
         if (c.argc() >= 2 && c.argIs(1, "feed-ack")) {
             if (c.argc() != 5) {
                 throw Call.fail(Errors.SYNTAX);
@@ -191,8 +207,9 @@ public final class ReplicationCommands {
             } else if (c.argIs(i, "ip-address")) {
                 ip = new String(c.arg(i + 1), StandardCharsets.UTF_8);
             } else if (c.argIs(i, "kevy-run-id")) {
-                if (new String(c.arg(i + 1), StandardCharsets.UTF_8).equals(c.engine().runId())) {
-                    throw Call.fail(SELF_ID);
+                String why = r.refusal(new String(c.arg(i + 1), StandardCharsets.UTF_8));
+                if (why != null) {
+                    throw Call.fail(ErrorReply.err(why));
                 }
             } else if (!c.argIs(i, "capa") && !c.argIs(i, "ack") && !c.argIs(i, "getack")
                     && !c.argIs(i, "rdb-only") && !c.argIs(i, "rdb-filter-only")) {
@@ -220,26 +237,35 @@ public final class ReplicationCommands {
         if (shard < 0 || shard >= c.engine().shardCount()) {
             throw Call.fail(ErrorReply.err("shard out of range"));
         }
-        Path tmp = null;
+        SnapshotTransfers.Transfer t;
         try {
-            tmp = Files.createTempFile("kevy-repl-", ".rdb");
-            FeedCursor at = Snapshots.writeShard(c.engine().shard((int) shard), c.engine().shardCount(), tmp);
-            byte[] data = Files.readAllBytes(tmp);
-            ReplySink out = c.reply();
-            out.array(3);
-            out.integer(at.generation());
-            out.integer(at.offset());
-            out.bulk(data);
+            t = r.transfers().start((int) shard);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // a temporary file: the OS cleans up
-                }
-            }
+            throw Call.fail(ErrorReply.err("cannot start a full-sync snapshot: " + e.getMessage()));
         }
+        SnapshotWait w = new SnapshotWait(r.transfers(), t);
+        if (!c.mayBlock()) { // inside MULTI: wait here (the event loop waits for the write)
+            t.written.handle((at, e) -> null).join();
+            w.write(c.reply());
+            return;
+        }
+        BlockedClient b = c.block(w, 0);
+        w.park(b);
+    }
+
+    /** REPL.CHUNK id offset: up to SnapshotTransfers.CHUNK bytes of a written snapshot, as one bulk string. */
+    private static void chunk(Call c, Replication r) {
+        String id = new String(c.arg(1), StandardCharsets.UTF_8);
+        long offset = RedisNumbers.parseLong(c.arg(2), ErrorReply.err("invalid offset"));
+        byte[] data;
+        try {
+            data = r.transfers().chunk(id, offset);
+        } catch (IOException e) {
+            throw Call.fail(ErrorReply.err("REPL.CHUNK " + id + ": " + e.getMessage()));
+        }
+        if (data == null) {
+            throw Call.fail(ErrorReply.err("no full-sync snapshot " + id + " in transit"));
+        }
+        c.reply().bulk(data);
     }
 }

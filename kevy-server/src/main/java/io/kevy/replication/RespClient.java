@@ -56,6 +56,13 @@ final class RespClient implements AutoCloseable {
         }
     }
 
+    /** Changes how long a read waits, ms (0: for ever); a no-op over plain streams. */
+    void readTimeout(int ms) throws IOException {
+        if (socket != null) {
+            socket.setSoTimeout(ms);
+        }
+    }
+
     /** For tests of the parser: a client over given streams. */
     static RespClient over(InputStream in, OutputStream out) {
         return new RespClient(in, out);

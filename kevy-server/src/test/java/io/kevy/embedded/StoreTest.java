@@ -367,6 +367,29 @@ class StoreTest {
     }
 
     @Test
+    void multiRunsAWholeTransactionOnOneClientAndItsFramesInOrder() {
+        Store s = open(Config.defaults().withFeed(0));
+        FeedCursor start = s.changesTail();
+        Reply exec = s.multi(List.of(new String[] {"SET", "a", "1"}, new String[] {"INCR", "a"},
+                new String[] {"LPUSH", "l", "x"}, new String[] {"BLPOP", "empty", "0"}));
+        assertThat(exec).isEqualTo(new Reply.Array(List.of(new Reply.Simple("OK"), new Reply.Int(2),
+                new Reply.Int(1), new Reply.NullArray())));
+        assertThat(s.get("a")).isEqualTo("2");
+        ChangeBatch frames = s.changesSince(start.generation(), start.offset(), 256, List.of());
+        assertThat(frames.changes()).extracting(Change::toString)
+                .containsExactly("0 SET a 1", "1 SET a 2 KEEPTTL", "2 LPUSH l x");
+        Reply aborted = s.multi(List.of(new String[] {"SET", "b", "1"}, new String[] {"NOSUCHCOMMAND"}));
+        assertThat(aborted).isInstanceOf(Reply.Error.class);
+        assertThat(((Reply.Error) aborted).message()).startsWith("EXECABORT");
+        assertThat(s.exists("b")).as("an aborted block applies nothing").isZero();
+        assertThat(s.changesSince(start.generation(), 3, 256, List.of()).changes()).isEmpty();
+        assertThat(s.multi(List.of()).elements()).as("an empty block").isEmpty();
+        assertThatThrownBy(() -> s.multi(List.<String[]>of(new String[0])))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("empty command");
+        assertThat(s.execute("SET", "c", "1").asString()).as("no MULTI state left behind").isEqualTo("OK");
+    }
+
+    @Test
     void aWatchDoesNotOutliveItsCall() {
         Store s = open(Config.defaults());
         assertThat(s.execute("WATCH", "a", "b").asString()).isEqualTo("OK");

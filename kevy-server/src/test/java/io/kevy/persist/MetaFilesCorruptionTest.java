@@ -69,4 +69,23 @@ class MetaFilesCorruptionTest {
         GenerationFiles.writeGeneration(dir, 0, 42);
         assertThat(GenerationFiles.readGeneration(dir, 0)).hasValue(42);
     }
+
+    @Test
+    void aDamagedGenerationHistoryIsAnEmptyHistoryNeverAFailedBoot() throws IOException {
+        assertThat(GenerationFiles.readHistory(dir, 0)).as("no file: a data dir from before it existed").isEmpty();
+        String[] bad = {"1", "1 2 3", "x 2", "1 -2", "18446744073709551616 1", "1\t2", "\u00ff\u00fe 1"};
+        for (String b : bad) {
+            write("feed-0.history", (b + "\n").getBytes(StandardCharsets.ISO_8859_1));
+            assertThat(GenerationFiles.readHistory(dir, 0)).as("%s", b).isEmpty();
+            assertThatThrownBy(() -> GenerationFiles.parseHistory(b)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("line 1 ");
+        }
+        write("feed-0.history", new byte[GenerationFiles.HISTORY_FILE_MAX + 1]);
+        assertThat(GenerationFiles.readHistory(dir, 0)).as("too long: not read into memory").isEmpty();
+        GenerationFiles.writeHistory(dir, 0, java.util.List.of(new long[] {-1L, 7}, new long[] {5, 9}));
+        assertThat(Files.readString(dir.resolve("feed-0.history"))).isEqualTo("18446744073709551615 7\n5 9\n");
+        assertThat(GenerationFiles.readHistory(dir, 0)).containsExactly(new long[] {-1L, 7}, new long[] {5, 9});
+        GenerationFiles.writeHistory(dir, 0, java.util.List.of());
+        assertThat(dir.resolve("feed-0.history")).as("an empty history has no file").doesNotExist();
+    }
 }

@@ -330,8 +330,9 @@ class ReplicationIT {
     }
 
     /**
-     * A fake primary: answers the handshake, FEED.SHARDS (2), a FEEDRESYNC to the resume check, and to
-     * REPL.SNAPSHOT the start of a 1000-byte snapshot, then closes the connection; counts the cuts.
+     * A fake primary: answers the handshake, FEED.SHARDS (2), a FEEDRESYNC to the resume check, REPL.SNAPSHOT
+     * with a 1000-byte snapshot, and to the first REPL.CHUNK its first 8 bytes, then closes the connection (the
+     * primary dies in the middle of the transfer); counts the cuts.
      */
     private static void servePrimaryThatDiesInSnapshot(java.net.ServerSocket fake,
                                                        java.util.concurrent.atomic.AtomicInteger cut) {
@@ -349,12 +350,13 @@ class ReplicationIT {
                     String reply = switch (verb) {
                         case "FEED.SHARDS" -> ":2\r\n";
                         case "FEED.READ" -> "-FEEDRESYNC 1 0\r\n";
-                        case "REPL.SNAPSHOT" -> "*3\r\n:1\r\n:0\r\n$1000\r\nKEVYSNAP";
+                        case "REPL.SNAPSHOT" -> "*4\r\n:1\r\n:0\r\n:1000\r\n$2\r\nid\r\n";
+                        case "REPL.CHUNK" -> "$1000\r\nKEVYSNAP";
                         default -> "+OK\r\n";
                     };
                     out.write(reply.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
                     out.flush();
-                    if (verb.equals("REPL.SNAPSHOT")) {
+                    if (verb.equals("REPL.CHUNK")) {
                         cut.incrementAndGet();
                         break; // the primary dies here
                     }

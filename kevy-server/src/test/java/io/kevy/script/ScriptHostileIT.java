@@ -88,9 +88,11 @@ class ScriptHostileIT {
     void aScriptThatWroteIsUnkillableAndFinishes() {
         try (TestServer server = TestServer.start(); RawClient a = RawClient.connect(server.port())) {
             a.call("CONFIG", "SET", "busy-reply-threshold", "50");
-            // long enough to be seen busy, bounded so that it ends by itself
-            a.command("EVAL", "redis.call('set', 'w', '1') local x = 0 for i = 1, 30000000 do x = x + 1 end"
-                    + " return x", "0");
+            // long enough to be seen busy, bounded by the clock (not an iteration count, which a loaded machine
+            // stretches past the client's read timeout) so that it ends by itself after 1.5 s
+            a.command("EVAL", "redis.call('set', 'w', '1') local s = redis.call('time') local n = 0"
+                    + " while true do n = n + 1 if n % 10000 == 0 then local t = redis.call('time')"
+                    + " if (t[1] - s[1]) * 1000000 + (t[2] - s[2]) > 1500000 then return 30000000 end end end", "0");
             try (RawClient b = RawClient.connect(server.port()); RawClient c = RawClient.connect(server.port())) {
                 RawClient peer = busyPeer(List.of(b, c));
                 assertThat(peer.call("SCRIPT", "KILL")).isEqualTo("-UNKILLABLE Sorry the script already executed "

@@ -139,7 +139,14 @@ abstract class AbstractFeedSource implements FeedSource {
         }
         Object value = r.get(4);
         List<byte[]> flat = new ArrayList<>();
-        if (value instanceof byte[] b) {
+        if (type == ValueType.STREAM) {
+            List<?> v = list(value, "FEED.VALUE of a stream");
+            if (v.size() != 4) {
+                throw new KevyProtocolException("FEED.VALUE of a stream: expected 4 elements, got " + v.size());
+            }
+            flat = streamFlat((byte[]) v.get(0), ascii(String.valueOf(v.get(1))), (byte[]) v.get(2),
+                    list(v.get(3), "XRANGE"));
+        } else if (value instanceof byte[] b) {
             flat.add(b);
         } else if (value instanceof List<?> l) {
             for (Object o : l) {
@@ -296,7 +303,7 @@ abstract class AbstractFeedSource implements FeedSource {
     private static final byte[] ZERO = ascii("0");
     private static final byte[] LAST = ascii("-1");
 
-    /** The command reading the whole value of a {@code type} key; null for STREAM and OTHER (not read). */
+    /** The command reading the whole value of a {@code type} key; null for OTHER (not read). */
     private static byte[][] valueRead(ValueType type, byte[] key) {
         switch (type) {
             case STRING:
@@ -309,6 +316,8 @@ abstract class AbstractFeedSource implements FeedSource {
                 return new byte[][] {ascii("HGETALL"), key};
             case ZSET:
                 return new byte[][] {ascii("ZRANGE"), key, ZERO, LAST, ascii("WITHSCORES")};
+            case STREAM:
+                return new byte[][] {ascii("XRANGE"), key, ascii("-"), ascii("+")};
             default:
                 return null;
         }
@@ -326,14 +335,44 @@ abstract class AbstractFeedSource implements FeedSource {
             }
             flat.add((byte[]) value);
         } else {
-            for (Object o : list(value, type.word())) {
-                flat.add((byte[]) o);
+            if (type == ValueType.STREAM) {
+                // the plain read (upstream): XRANGE - + only; the last id is the last entry's (XDEL'd or trimmed
+                // later ids are not seen), entries-added unknown (-1)
+                List<?> entries = list(value, "XRANGE");
+                byte[] last = entries.isEmpty() ? ascii("0-0")
+                        : (byte[]) list(entries.get(entries.size() - 1), "XRANGE entry").get(0);
+                flat.addAll(streamFlat(last, ascii("-1"), ascii("0-0"), entries));
+            } else {
+                for (Object o : list(value, type.word())) {
+                    flat.add((byte[]) o);
+                }
             }
             if (flat.isEmpty() && type != ValueType.STREAM && type != ValueType.OTHER) {
                 return Optional.empty();
             }
         }
         return Optional.of(new KeySnapshot(key, type, flat, pttl < 0 ? -1 : pttl, -1));
+    }
+
+    /**
+     * A stream's flat form ({@link KeySnapshot}): last id, entries-added, max-deleted-id, then per entry its id,
+     * the count of field and value elements, and those elements, from an XRANGE reply.
+     */
+    static List<byte[]> streamFlat(byte[] lastId, byte[] entriesAdded, byte[] maxDeletedId, List<?> xrange) {
+        List<byte[]> flat = new ArrayList<>();
+        flat.add(lastId);
+        flat.add(entriesAdded);
+        flat.add(maxDeletedId);
+        for (Object e : xrange) {
+            List<?> entry = list(e, "XRANGE entry");
+            List<?> fields = list(entry.get(1), "XRANGE entry fields");
+            flat.add((byte[]) entry.get(0));
+            flat.add(ascii(String.valueOf(fields.size())));
+            for (Object f : fields) {
+                flat.add((byte[]) f);
+            }
+        }
+        return flat;
     }
 
     static List<?> list(Object reply, String what) {

@@ -2,13 +2,16 @@ package io.kevy.feed.client;
 
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScoredValue;
+import io.lettuce.core.StreamMessage;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 
@@ -21,7 +24,7 @@ import java.util.OptionalLong;
  * <table>
  *   <caption>content per op</caption>
  *   <tr><th>op</th><th>content</th></tr>
- *   <tr><td>SET</td><td>{@link #value()}; {@link #expireAtMillis()} (PXAT/EXAT), {@link #ttlMillis()} (upstream
+ *   <tr><td>SET</td><td>{@link #value()} (PFADD / PFMERGE arrive as {@code SET k <HyperLogLog bytes> KEEPTTL}); {@link #expireAtMillis()} (PXAT/EXAT), {@link #ttlMillis()} (upstream
  *       EX/PX/SETEX), {@link #keepTtl()}; none of them = the TTL is cleared</td></tr>
  *   <tr><td>MSET</td><td>{@link #keys()}: every key set, in argv order; {@link #fields()}: the same keys
  *       paired with their values ({@link KeyValue#getKey()} the key, {@link KeyValue#getValue()} its value),
@@ -38,9 +41,23 @@ import java.util.OptionalLong;
  *   <tr><td>LSET</td><td>{@link #count()} = index, {@link #value()} = element</td></tr>
  *   <tr><td>LREM</td><td>{@link #count()}, {@link #value()} = element</td></tr>
  *   <tr><td>LINSERT</td><td>{@link #value()} = inserted element; pivot and side in {@link #argv()}</td></tr>
- *   <tr><td>ZADD</td><td>{@link #scored()}: final scores (ours)</td></tr>
- *   <tr><td>SNAPSHOT</td><td>{@link #valueType()} and, by type: {@link #value()} (string), {@link #fields()}
- *       (hash), {@link #elements()} (list in order, set), {@link #scored()} (zset, ascending);
+ *   <tr><td>ZADD</td><td>{@link #scored()}: final scores (ours; GEOADD arrives as ZADD with the 52-bit geohash
+ *       scores)</td></tr>
+ *   <tr><td>XADD</td><td>{@link #streamIds()} = the assigned id (ours), {@link #fields()} = the entry's fields,
+ *       {@link #count()} = length after a {@code MAXLEN} trim; upstream {@code XADD k * ...}: no id,
+ *       {@code exact() == false}</td></tr>
+ *   <tr><td>XTRIM</td><td>{@link #count()} = length after ({@code MAXLEN}), or {@link #streamIds()} = the
+ *       {@code MINID} threshold</td></tr>
+ *   <tr><td>XDEL</td><td>{@link #streamIds()}</td></tr>
+ *   <tr><td>XSETID</td><td>{@link #streamLastId()}, {@link #streamEntriesAdded()},
+ *       {@link #streamMaxDeletedId()}</td></tr>
+ *   <tr><td>XGROUP</td><td>{@link #subcommand()}, {@link #streamGroup()}, {@link #streamIds()} (CREATE, SETID),
+ *       {@link #streamConsumer()} (CREATECONSUMER, DELCONSUMER); key = argv[2]</td></tr>
+ *   <tr><td>XCLAIM, XACK</td><td>{@link #streamGroup()}, {@link #streamConsumer()} (XCLAIM), {@link #streamIds()};
+ *       upstream XREADGROUP / XAUTOCLAIM / XCLAIM as sent decode as XCLAIM with {@code exact() == false}</td></tr>
+ *   <tr><td>SNAPSHOT</td><td>{@link #valueType()} and, by type: {@link #value()} (string, a HyperLogLog's
+ *       bytes too), {@link #fields()} (hash), {@link #elements()} (list in order, set), {@link #scored()} (zset,
+ *       ascending), {@link #streamEntries()} with {@link #streamLastId()} ... (stream);
  *       {@link #ttlMillis()} as PTTL read it and {@link #expireAtMillis()} as PEXPIRETIME read it (read time +
  *       TTL on a server without PEXPIRETIME)</td></tr>
  *   <tr><td>VANISHED</td><td>{@link #key()}</td></tr>
@@ -114,6 +131,9 @@ public final class Change<K, V> {
                     p.scores[i] = FrameDecoder.score(v.get(2 * i + 1));
                 }
                 break;
+            case STREAM:
+                stream(p, v);
+                break;
             default:
                 p.exact = false;
                 break;
@@ -124,6 +144,21 @@ public final class Change<K, V> {
         }
         return new Change<>(codec, carried.shard(), carried.generation(), carried.offset(), "snapshot:" + n,
                 RawChange.NONE, p.build(), readAtMillis);
+    }
+
+    /** A stream's flat {@link KeySnapshot} form as ids, entry fields and counters. */
+    static void stream(RawChange.Parts p, List<byte[]> v) {
+        p.streamMeta = new byte[][] {v.get(0), v.get(1), v.get(2)};
+        List<byte[]> ids = new ArrayList<>();
+        List<byte[][]> fields = new ArrayList<>();
+        for (int i = 3; i < v.size(); ) {
+            ids.add(v.get(i));
+            int n = (int) FrameDecoder.num(v.get(i + 1));
+            fields.add(v.subList(i + 2, i + 2 + n).toArray(new byte[0][]));
+            i += 2 + n;
+        }
+        p.ids = ids.toArray(new byte[0][]);
+        p.entryFields = fields.toArray(new byte[0][][]);
     }
 
     /** A rebuild's {@link Op#VANISHED} entry: {@code key} is gone from the server. */
@@ -214,7 +249,7 @@ public final class Change<K, V> {
 
     /**
      * Pairs in frame order, decoded with the codec: field → value for HSET (the fields set and their new values)
-     * and a hash SNAPSHOT (every field of the hash); key → value for MSET (each key set and its value, the same
+     * and a hash SNAPSHOT (every field of the hash); field → value of XADD's entry; key → value for MSET (each key set and its value, the same
      * keys as {@link #keys()}); empty for every other op. A new list on each call.
      */
     public List<KeyValue<K, V>> fields() {
@@ -267,10 +302,87 @@ public final class Change<K, V> {
 
     /**
      * LPOP/RPOP: how many elements were popped; LSET: the index set (negative counts from the tail); LREM: the
-     * count argument (0 all, positive from the head, negative from the tail); empty for every other op.
+     * count argument (0 all, positive from the head, negative from the tail); XTRIM / XADD {@code MAXLEN}: the
+     * stream's length after the trim; empty for every other op.
      */
     public OptionalLong count() {
         return raw.count == RawChange.ABSENT ? OptionalLong.empty() : OptionalLong.of(raw.count);
+    }
+
+    /**
+     * Stream entry ids, as {@code ms-seq} strings: XADD's assigned id (ours; empty for upstream's {@code *}),
+     * XDEL's, XACK's and XCLAIM's ids, XSETID's last id, XTRIM MINID's threshold, XGROUP CREATE / SETID's group
+     * id, a stream SNAPSHOT's entry ids ascending; empty for every other op.
+     */
+    public List<String> streamIds() {
+        List<String> out = new ArrayList<>(raw.ids.length);
+        for (byte[] id : raw.ids) {
+            out.add(new String(id, java.nio.charset.StandardCharsets.US_ASCII));
+        }
+        return out;
+    }
+
+    /**
+     * A stream SNAPSHOT's entries ascending by id ({@link StreamMessage#getStream()} the key, the body field →
+     * value in entry order; a field repeated within one entry keeps its last value there, {@link #bytes()} and
+     * the raw form keep both); empty for every other op (XADD's fields are {@link #fields()}).
+     */
+    public List<StreamMessage<K, V>> streamEntries() {
+        if (raw.entryFields == null) {
+            return Collections.emptyList();
+        }
+        K key = key();
+        List<StreamMessage<K, V>> out = new ArrayList<>(raw.ids.length);
+        for (int i = 0; i < raw.ids.length; i++) {
+            Map<K, V> body = new LinkedHashMap<>();
+            byte[][] f = raw.entryFields[i];
+            for (int j = 0; j + 1 < f.length; j += 2) {
+                body.put(codec.decodeKey(ByteBuffer.wrap(f[j])), codec.decodeValue(ByteBuffer.wrap(f[j + 1])));
+            }
+            out.add(new StreamMessage<>(key, new String(raw.ids[i], java.nio.charset.StandardCharsets.US_ASCII),
+                    body));
+        }
+        return out;
+    }
+
+    /** The consumer group (XGROUP, XACK, XCLAIM, upstream XREADGROUP / XAUTOCLAIM), or null. */
+    public K streamGroup() {
+        return raw.group == null ? null : codec.decodeKey(ByteBuffer.wrap(raw.group));
+    }
+
+    /** The consumer (XGROUP CREATECONSUMER / DELCONSUMER, XCLAIM, upstream XREADGROUP / XAUTOCLAIM), or null. */
+    public K streamConsumer() {
+        return raw.consumer == null ? null : codec.decodeKey(ByteBuffer.wrap(raw.consumer));
+    }
+
+    /** XGROUP's subcommand upper-cased ({@code CREATE}, {@code SETID} ...); empty for every other op. */
+    public String subcommand() {
+        return raw.op != Op.XGROUP || argv.length < 2 ? ""
+                : new String(argv[1], java.nio.charset.StandardCharsets.ISO_8859_1).toUpperCase(java.util.Locale.ROOT);
+    }
+
+    /** The stream's last-generated-id: XSETID's, a stream SNAPSHOT's; null for every other op. */
+    public String streamLastId() {
+        return metaString(0);
+    }
+
+    /**
+     * The stream's entries-added counter: XSETID ENTRIESADDED's, a stream SNAPSHOT's (-1 from a plain read that
+     * could not tell); empty otherwise.
+     */
+    public OptionalLong streamEntriesAdded() {
+        String s = metaString(1);
+        return s == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(s));
+    }
+
+    /** The stream's max-deleted-entry-id: XSETID MAXDELETEDID's, a stream SNAPSHOT's; null otherwise. */
+    public String streamMaxDeletedId() {
+        return metaString(2);
+    }
+
+    private String metaString(int i) {
+        return raw.streamMeta == null || raw.streamMeta[i] == null ? null
+                : new String(raw.streamMeta[i], java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     /** An absolute expiry time in ms since the epoch (SET PXAT, PEXPIREAT, SNAPSHOT with a TTL). */
@@ -292,7 +404,7 @@ public final class Change<K, V> {
      * The type of the key's value after the change, when the op implies one: {@link ValueType#STRING} for SET,
      * {@link ValueType#HASH} for HSET, HDEL and upstream HINCRBY, {@link ValueType#LIST} for LPUSH, RPUSH, LPOP
      * and RPOP, {@link ValueType#SET} for SADD and SREM, {@link ValueType#ZSET} for ZADD, ZREM and upstream
-     * ZINCRBY; for a SNAPSHOT the type the rebuild read ({@code TYPE}), which selects the accessor holding the
+     * ZINCRBY, {@link ValueType#STREAM} for the stream ops (XADD ... XACK); for a SNAPSHOT the type the rebuild read ({@code TYPE}), which selects the accessor holding the
      * value (see the table above). Null for ops that name no single type (MSET, DEL, EXPIRE, PERSIST, RENAME,
      * LMOVE, SMOVE, LSET, LINSERT, LREM, LTRIM, STORE, FLUSH, EVAL, OTHER, VANISHED).
      */
@@ -328,7 +440,8 @@ public final class Change<K, V> {
         return c.shard == shard && c.generation == generation && c.offset == offset && Objects.equals(c.suffix, suffix)
                 && c.raw.op == raw.op && Arrays.deepEquals(c.argv, argv) && Arrays.deepEquals(c.raw.keys, raw.keys)
                 && Arrays.equals(c.raw.value, raw.value) && Arrays.deepEquals(c.raw.pairs, raw.pairs)
-                && Arrays.deepEquals(c.raw.elements, raw.elements);
+                && Arrays.deepEquals(c.raw.elements, raw.elements) && Arrays.deepEquals(c.raw.ids, raw.ids)
+                && Arrays.deepEquals(c.raw.entryFields, raw.entryFields);
     }
 
     @Override

@@ -22,7 +22,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * A local, thread-safe copy of the keys under some prefixes, kept by a {@link FeedConsumer} (client-go's
- * informer cache is the model): typed values ({@link MirroredValue}: string, hash, list, set, zset),
+ * informer cache is the model): typed values ({@link MirroredValue}: string (HyperLogLogs too), hash, list,
+ * set, zset, stream: entries and counters from XADD / XTRIM / XDEL / XSETID, consumer groups not mirrored),
  * {@link #get} that never blocks, change listeners with the value before and after (the feed carries neither),
  * and readiness ({@link #synced()}, {@link #awaitSynced}: the first rebuild is complete).
  *
@@ -218,9 +219,24 @@ public final class FeedMirror<K, V> implements AutoCloseable {
                 }
                 return MirroredValue.ofZSet(codec, z, at);
             }
+            case STREAM: {
+                RawChange.Parts p = RawChange.of(Op.SNAPSHOT, s.key());
+                Change.stream(p, v);
+                return MirroredValue.ofStream(codec, streamOf(p.build()), at);
+            }
             default:
                 return null;
         }
+    }
+
+    /** A stream SNAPSHOT's content. */
+    private static MirroredValue.StreamContent streamOf(RawChange r) {
+        return new MirroredValue.StreamContent(List.of(r.ids), List.of(r.entryFields), ascii(r.streamMeta[0]),
+                FrameDecoder.num(r.streamMeta[1]), ascii(r.streamMeta[2]));
+    }
+
+    private static String ascii(byte[] b) {
+        return new String(b, java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     /** Reads {@code keys} afresh from the server (changes whose frame does not say the result). */
@@ -254,6 +270,10 @@ public final class FeedMirror<K, V> implements AutoCloseable {
                 k.duplicate().get(b);
                 put(b, null);
             }
+            return;
+        }
+        if (op == Op.XGROUP || op == Op.XCLAIM || op == Op.XACK) {
+            groupChange(r, c);
             return;
         }
         if (!r.exact || op == Op.LMOVE || op == Op.SMOVE || op == Op.STORE || op == Op.EVAL || op == Op.OTHER
@@ -304,9 +324,100 @@ public final class FeedMirror<K, V> implements AutoCloseable {
                 }
                 return;
             }
+            case XADD:
+            case XTRIM:
+            case XDEL:
+            case XSETID:
+                applyStream(r);
+                return;
             default:
                 applyCollection(r, c.argv());
         }
+    }
+
+    /**
+     * Consumer-group frames: groups are not mirrored, so only {@code XGROUP CREATE ... MKSTREAM} of a missing key
+     * changes the value (an empty stream).
+     */
+    private void groupChange(RawChange r, Change<K, V> c) {
+        if (!c.subcommand().equals("CREATE") || values.containsKey(buf(r.keys[0]))) {
+            return;
+        }
+        for (byte[] a : c.argv()) {
+            if (ascii(a).equalsIgnoreCase("MKSTREAM")) {
+                put(r.keys[0], MirroredValue.ofStream(codec, MirroredValue.StreamContent.empty(), -1));
+                return;
+            }
+        }
+    }
+
+    /** XADD (explicit id, MAXLEN = n), XTRIM (MAXLEN = n or MINID id), XDEL, XSETID: ours, exact. */
+    private void applyStream(RawChange r) {
+        byte[] key = r.keys[0];
+        MirroredValue<V> old = values.get(buf(key));
+        MirroredValue.StreamContent sc = old != null && old.type() == ValueType.STREAM ? old.rawStream() : null;
+        if (sc == null && r.op != Op.XADD) {
+            reread(r.keys); // the mirror lacks the stream these frames change: read it
+            return;
+        }
+        if (sc == null) {
+            sc = MirroredValue.StreamContent.empty();
+        }
+        List<byte[]> ids = new ArrayList<>(sc.ids());
+        List<byte[][]> fields = new ArrayList<>(sc.fields());
+        String lastId = sc.lastId();
+        long added = sc.entriesAdded();
+        String maxDeleted = sc.maxDeletedId();
+        switch (r.op) {
+            case XADD -> {
+                byte[] id = StreamIds.text(r.ids[0]).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                // ids only grow: an id at or below the last one is already in the value (a read that held it)
+                if (StreamIds.compare(id, lastId.getBytes(java.nio.charset.StandardCharsets.US_ASCII)) > 0) {
+                    ids.add(id);
+                    fields.add(r.pairs);
+                    lastId = ascii(id);
+                    added = added < 0 ? -1 : added + 1;
+                }
+            }
+            case XDEL -> {
+                for (byte[] id : r.ids) {
+                    for (int i = 0; i < ids.size(); i++) {
+                        if (StreamIds.compare(ids.get(i), id) == 0) {
+                            ids.remove(i);
+                            fields.remove(i);
+                            if (StreamIds.compare(id, maxDeleted.getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+                                    > 0) {
+                                maxDeleted = StreamIds.text(id);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            case XSETID -> {
+                lastId = StreamIds.text(r.streamMeta[0]);
+                if (r.streamMeta[1] != null) {
+                    added = FrameDecoder.num(r.streamMeta[1]);
+                }
+                if (r.streamMeta[2] != null) {
+                    maxDeleted = StreamIds.text(r.streamMeta[2]);
+                }
+            }
+            default -> {
+            }
+        }
+        if ((r.op == Op.XADD || r.op == Op.XTRIM) && r.count != RawChange.ABSENT) {
+            int drop = (int) Math.max(0, ids.size() - Math.max(0, r.count));
+            ids.subList(0, drop).clear();
+            fields.subList(0, drop).clear();
+        } else if (r.op == Op.XTRIM && r.ids.length == 1) {
+            while (!ids.isEmpty() && StreamIds.compare(ids.get(0), r.ids[0]) < 0) {
+                ids.remove(0);
+                fields.remove(0);
+            }
+        }
+        put(key, MirroredValue.ofStream(codec, new MirroredValue.StreamContent(ids, fields, lastId, added,
+                maxDeleted), old == null ? -1 : old.rawExpireAt()));
     }
 
     /** A rebuild's SNAPSHOT entry as a value. */
@@ -338,6 +449,8 @@ public final class FeedMirror<K, V> implements AutoCloseable {
                 }
                 return MirroredValue.ofZSet(codec, z, at);
             }
+            case STREAM:
+                return MirroredValue.ofStream(codec, streamOf(r), at);
             default:
                 return null;
         }

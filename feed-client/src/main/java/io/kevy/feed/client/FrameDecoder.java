@@ -4,7 +4,9 @@ import static io.kevy.feed.client.RawChange.NONE;
 
 import io.kevy.feed.client.RawChange.Parts;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -208,6 +210,35 @@ final class FrameDecoder {
                 return numkeys(Op.ZREM, a, 1);
             case "BZMPOP":
                 return numkeys(Op.ZREM, a, 2);
+            case "XADD":
+                return xadd(a);
+            case "XTRIM":
+                return xtrim(a);
+            case "XDEL": {
+                Parts p = stream(Op.XDEL, a[1]);
+                p.ids = slice(a, 2, a.length);
+                return p.ids.length == 0 ? null : p;
+            }
+            case "XSETID":
+                return xsetid(a);
+            case "XGROUP":
+                return xgroup(a);
+            case "XACK": {
+                Parts p = stream(Op.XACK, a[1]);
+                p.group = a[2];
+                p.ids = slice(a, 3, a.length);
+                return p.ids.length == 0 ? null : p;
+            }
+            case "XCLAIM":
+                return xclaim(a);
+            case "XAUTOCLAIM": {
+                Parts p = stream(Op.XCLAIM, a[1]).inexact();
+                p.group = a[2];
+                p.consumer = a[3];
+                return p;
+            }
+            case "XREADGROUP":
+                return xreadgroup(a);
             case "SINTERSTORE":
             case "SUNIONSTORE":
             case "SDIFFSTORE":
@@ -335,6 +366,180 @@ final class FrameDecoder {
             p.scores[j] = score(a[i + 2 * j]);
             p.elements[j] = a[i + 2 * j + 1];
         }
+        return p;
+    }
+
+    private static Parts stream(Op op, byte[] key) {
+        Parts p = RawChange.of(op, key);
+        p.valueType = ValueType.STREAM;
+        return p;
+    }
+
+    /**
+     * {@code XADD k [NOMKSTREAM] [MAXLEN|MINID [=|~] threshold [LIMIT n]] id|* f v ...}: ours has an explicit id
+     * and at most {@code MAXLEN = n} (or {@code MAXLEN 0} of a rebuilt empty stream); the rest is upstream's.
+     */
+    private static Parts xadd(byte[][] a) {
+        Parts p = stream(Op.XADD, a[1]);
+        int i = 2;
+        while (i < a.length) {
+            String opt = upper(a[i]);
+            if (opt.equals("NOMKSTREAM")) {
+                p.exact = false;
+                i++;
+            } else if (opt.equals("MAXLEN") || opt.equals("MINID")) {
+                p.exact &= opt.equals("MAXLEN"); // upstream's MINID: the mirror would need to know what went
+                i = trim(p, a, i);
+            } else if (opt.equals("LIMIT")) {
+                p.exact = false;
+                i += 2;
+            } else {
+                break;
+            }
+        }
+        if (i >= a.length || (a.length - i - 1) % 2 != 0 || a.length - i - 1 == 0) {
+            return null;
+        }
+        if (a[i].length == 1 && a[i][0] == '*' || !explicitId(a[i])) {
+            p.exact = false; // upstream: the server assigned an id the frame does not carry
+        } else {
+            p.ids = new byte[][] {a[i]};
+        }
+        p.pairs = slice(a, i + 1, a.length);
+        return p;
+    }
+
+    /** {@code XTRIM k MAXLEN|MINID [=|~] threshold [LIMIT n]}: ours is always {@code MAXLEN = n}. */
+    private static Parts xtrim(byte[][] a) {
+        Parts p = stream(Op.XTRIM, a[1]);
+        int i = trim(p, a, 2);
+        if (i < a.length && upper(a[i]).equals("LIMIT")) {
+            p.exact = false;
+            i += 2;
+        }
+        return i == a.length ? p : null;
+    }
+
+    /**
+     * Reads a trim strategy at {@code a[i]}: {@code MAXLEN [=] n} sets count, {@code MINID [=] id} the id (a
+     * rebuilt stream's {@code XTRIM k MINID <first>}); {@code ~} marks the change inexact (the frame does not
+     * say what was removed).
+     */
+    private static int trim(Parts p, byte[][] a, int i) {
+        boolean maxlen = upper(a[i]).equals("MAXLEN");
+        i++;
+        boolean approx = false;
+        if (a[i].length == 1 && (a[i][0] == '=' || a[i][0] == '~')) {
+            approx = a[i][0] == '~';
+            i++;
+        }
+        if (maxlen) {
+            p.count = num(a[i]);
+        } else {
+            p.ids = new byte[][] {a[i]};
+        }
+        if (approx) {
+            p.exact = false;
+        }
+        return i + 1;
+    }
+
+    /** An id {@code ms-seq} or {@code ms} (not {@code *}, not {@code ms-*}). */
+    private static boolean explicitId(byte[] id) {
+        for (byte b : id) {
+            if (b == '*') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code XSETID k id [ENTRIESADDED n] [MAXDELETEDID id]}. */
+    private static Parts xsetid(byte[][] a) {
+        Parts p = stream(Op.XSETID, a[1]);
+        p.ids = new byte[][] {a[2]};
+        p.streamMeta = new byte[][] {a[2], null, null};
+        for (int i = 3; i + 1 < a.length; i += 2) {
+            String opt = upper(a[i]);
+            if (opt.equals("ENTRIESADDED")) {
+                num(a[i + 1]);
+                p.streamMeta[1] = a[i + 1];
+            } else if (opt.equals("MAXDELETEDID")) {
+                p.streamMeta[2] = a[i + 1];
+            } else {
+                return null;
+            }
+        }
+        return (a.length - 3) % 2 == 0 ? p : null;
+    }
+
+    /**
+     * {@code XGROUP CREATE k g id [MKSTREAM] [ENTRIESREAD n]}, {@code SETID k g id [ENTRIESREAD n]},
+     * {@code DESTROY k g}, {@code CREATECONSUMER|DELCONSUMER k g c}: the key is argv[2]; upstream's {@code $}
+     * id is inexact (the frame does not say which id it meant).
+     */
+    private static Parts xgroup(byte[][] a) {
+        String sub = upper(a[1]);
+        Parts p = stream(Op.XGROUP, a[2]);
+        p.group = a[3];
+        switch (sub) {
+            case "CREATE":
+            case "SETID":
+                p.ids = new byte[][] {a[4]};
+                if (a[4].length == 1 && a[4][0] == '$') {
+                    p.exact = false;
+                }
+                return p;
+            case "DESTROY":
+                return p;
+            case "CREATECONSUMER":
+            case "DELCONSUMER":
+                p.consumer = a[4];
+                return p;
+            default:
+                return null;
+        }
+    }
+
+    /** {@code XCLAIM k g c min-idle id ... [options]}: ours always ends in {@code FORCE JUSTID}. */
+    private static Parts xclaim(byte[][] a) {
+        Parts p = stream(Op.XCLAIM, a[1]);
+        p.group = a[2];
+        p.consumer = a[3];
+        num(a[4]);
+        int i = 5;
+        List<byte[]> ids = new ArrayList<>();
+        while (i < a.length && Character.isDigit(a[i].length == 0 ? 'x' : a[i][0])) {
+            ids.add(a[i++]);
+        }
+        p.ids = ids.toArray(new byte[0][]);
+        boolean justId = false;
+        for (; i < a.length; i++) {
+            justId |= upper(a[i]).equals("JUSTID");
+        }
+        if (!justId || ids.isEmpty()) {
+            p.exact = false; // upstream's XCLAIM as sent: the frame does not say which entries it claimed
+        }
+        return p;
+    }
+
+    /** Upstream {@code XREADGROUP GROUP g c [COUNT n] [BLOCK ms] [NOACK] STREAMS k ... id ...}: keys only. */
+    private static Parts xreadgroup(byte[][] a) {
+        int s = -1;
+        for (int i = 1; i < a.length; i++) {
+            if (upper(a[i]).equals("STREAMS")) {
+                s = i;
+                break;
+            }
+        }
+        int n = (a.length - s - 1) / 2;
+        if (s < 0 || n == 0 || (a.length - s - 1) % 2 != 0) {
+            return null;
+        }
+        Parts p = RawChange.of(Op.XCLAIM, slice(a, s + 1, s + 1 + n)).inexact();
+        p.valueType = ValueType.STREAM;
+        p.group = a[2];
+        p.consumer = a[3];
         return p;
     }
 

@@ -12,7 +12,10 @@ import java.util.List;
  *   <li>{@link ValueType#HASH}: field, value, field, value ... ({@code HGETALL});</li>
  *   <li>{@link ValueType#ZSET}: member, score, member, score ... ascending ({@code ZRANGE 0 -1 WITHSCORES}),
  *       scores as the server prints them;</li>
- *   <li>{@link ValueType#STREAM} and {@link ValueType#OTHER}: empty (not read).</li>
+ *   <li>{@link ValueType#STREAM}: last-generated-id, entries-added (-1 when the plain read could not tell),
+ *       max-deleted-entry-id, then per entry ({@code XRANGE - +}, ascending): its id, the number n of field and
+ *       value elements (ASCII decimal), and those n elements (field, value ...); consumer groups are not read;</li>
+ *   <li>{@link ValueType#OTHER}: empty (not read).</li>
  * </ul>
  * Immutable by convention: do not modify the arrays. Equality compares the bytes.
  *

@@ -2,8 +2,10 @@ package io.kevy.feed.client;
 
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScoredValue;
+import io.lettuce.core.StreamMessage;
 import io.lettuce.core.codec.RedisCodec;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -22,7 +24,9 @@ import java.util.Set;
  *
  * <p>Content by {@link #type()}: {@link #string()} (STRING), {@link #list()} (LIST, head first), {@link #set()}
  * (SET, no order), {@link #hash()} (HASH, field → value, no order), {@link #zset()} (ZSET, ascending by score
- * then member bytes, as ZRANGE). The accessors of the other types answer null.
+ * then member bytes, as ZRANGE), {@link #stream()} (STREAM, entries ascending by id, as XRANGE - +, with
+ * {@link #streamLastId()}, {@link #streamEntriesAdded()}, {@link #streamMaxDeletedId()}; consumer groups are not
+ * mirrored). The accessors of the other types answer null. A HyperLogLog is a string (its bytes).
  *
  * @param <V> value type of the codec
  */
@@ -37,9 +41,47 @@ public final class MirroredValue<V> {
     private final Map<ByteBuffer, byte[]> fields;
     private final Map<ByteBuffer, Double> scores;
     private final long expireAt;
+    /** STREAM: entries ascending by id and the counters. */
+    private final StreamContent stream;
+
+    /**
+     * A stream's content: entry ids ascending with their field, value ... arrays, last-generated-id, entries-added
+     * (-1 unknown: a plain read) and max-deleted-entry-id. Consumer groups are not mirrored.
+     */
+    record StreamContent(List<byte[]> ids, List<byte[][]> fields, String lastId, long entriesAdded,
+            String maxDeletedId) {
+        StreamContent {
+            ids = Collections.unmodifiableList(new ArrayList<>(ids));
+            fields = Collections.unmodifiableList(new ArrayList<>(fields));
+        }
+
+        /** An empty stream (XGROUP CREATE ... MKSTREAM, or the first XADD). */
+        static StreamContent empty() {
+            return new StreamContent(List.of(), List.of(), "0-0", 0, "0-0");
+        }
+
+        boolean sameAs(StreamContent o) {
+            if (ids.size() != o.ids.size() || !lastId.equals(o.lastId) || entriesAdded != o.entriesAdded
+                    || !maxDeletedId.equals(o.maxDeletedId)) {
+                return false;
+            }
+            for (int i = 0; i < ids.size(); i++) {
+                if (!Arrays.equals(ids.get(i), o.ids.get(i)) || !Arrays.deepEquals(fields.get(i), o.fields.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
 
     private MirroredValue(RedisCodec<?, V> codec, ValueType type, List<byte[]> items, Set<ByteBuffer> members,
             Map<ByteBuffer, byte[]> fields, Map<ByteBuffer, Double> scores, long expireAt) {
+        this(codec, type, items, members, fields, scores, expireAt, null);
+    }
+
+    private MirroredValue(RedisCodec<?, V> codec, ValueType type, List<byte[]> items, Set<ByteBuffer> members,
+            Map<ByteBuffer, byte[]> fields, Map<ByteBuffer, Double> scores, long expireAt, StreamContent stream) {
+        this.stream = stream;
         this.codec = codec;
         this.type = type;
         this.items = items;
@@ -73,9 +115,18 @@ public final class MirroredValue<V> {
                 Collections.unmodifiableMap(new LinkedHashMap<>(scores)), expireAt);
     }
 
+    /** A stream (possibly empty: a stream key exists without entries). */
+    static <V> MirroredValue<V> ofStream(RedisCodec<?, V> codec, StreamContent content, long expireAt) {
+        return new MirroredValue<>(codec, ValueType.STREAM, null, null, null, null, expireAt, content);
+    }
+
     /** The same content with another expiry (-1: none). */
     MirroredValue<V> withExpireAt(long at) {
-        return new MirroredValue<>(codec, type, items, members, fields, scores, at);
+        return new MirroredValue<>(codec, type, items, members, fields, scores, at, stream);
+    }
+
+    StreamContent rawStream() {
+        return stream;
     }
 
     List<byte[]> rawItems() {
@@ -181,6 +232,41 @@ public final class MirroredValue<V> {
         return out;
     }
 
+    /**
+     * STREAM: the entries ascending by id, as XRANGE - + answers them ({@link StreamMessage#getStream()} null; a
+     * field repeated within an entry keeps its last value in the body map); else null.
+     */
+    public List<StreamMessage<V, V>> stream() {
+        if (type != ValueType.STREAM) {
+            return null;
+        }
+        List<StreamMessage<V, V>> out = new ArrayList<>(stream.ids().size());
+        for (int i = 0; i < stream.ids().size(); i++) {
+            Map<V, V> body = new LinkedHashMap<>();
+            byte[][] f = stream.fields().get(i);
+            for (int j = 0; j + 1 < f.length; j += 2) {
+                body.put(decode(f[j]), decode(f[j + 1]));
+            }
+            out.add(new StreamMessage<>(null, new String(stream.ids().get(i), StandardCharsets.US_ASCII), body));
+        }
+        return out;
+    }
+
+    /** STREAM: the last-generated-id (XINFO STREAM's; XDEL and trims leave it); else null. */
+    public String streamLastId() {
+        return type == ValueType.STREAM ? stream.lastId() : null;
+    }
+
+    /** STREAM: entries-added (XINFO STREAM's; -1 when a plain read against upstream could not tell); else -1. */
+    public long streamEntriesAdded() {
+        return type == ValueType.STREAM ? stream.entriesAdded() : -1;
+    }
+
+    /** STREAM: max-deleted-entry-id (XINFO STREAM's); else null. */
+    public String streamMaxDeletedId() {
+        return type == ValueType.STREAM ? stream.maxDeletedId() : null;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof MirroredValue<?> v) || v.type != type || v.expireAt != expireAt) {
@@ -212,6 +298,8 @@ public final class MirroredValue<V> {
                 return true;
             case ZSET:
                 return scores.equals(v.scores);
+            case STREAM:
+                return stream.sameAs(v.stream);
             default:
                 return false;
         }
@@ -230,6 +318,8 @@ public final class MirroredValue<V> {
             case SET -> String.valueOf(set());
             case HASH -> String.valueOf(hash());
             case ZSET -> String.valueOf(zset());
+            case STREAM -> stream() + " last " + stream.lastId() + " added " + stream.entriesAdded() + " maxdel "
+                    + stream.maxDeletedId();
             default -> "?";
         };
         return type.word() + " " + content + (expireAt >= 0 ? " pxat " + expireAt : "");

@@ -39,6 +39,27 @@ public enum Op {
     /** Upstream {@code SMOVE src dst m}; ours sends SREM + SADD. */
     SMOVE,
     ZADD, ZREM,
+    /**
+     * A stream entry added: ours {@code XADD k [MAXLEN = n] <assigned id> f v ...} ({@link Change#streamIds()}
+     * the id, {@link Change#fields()} the fields, {@link Change#count()} the length after a trim); upstream's
+     * {@code XADD k * ...} is the command as sent (no id, {@link Change#exact()} false).
+     */
+    XADD,
+    /** Stream entries trimmed: ours {@code XTRIM k MAXLEN = <length after>} ({@link Change#count()}). */
+    XTRIM,
+    /** Stream entries deleted: {@code XDEL k id ...} ({@link Change#streamIds()}). */
+    XDEL,
+    /** A stream's last id and counters set: {@code XSETID k id [ENTRIESADDED n] [MAXDELETEDID id]}. */
+    XSETID,
+    /** A consumer-group change: {@code XGROUP CREATE|SETID|DESTROY|CREATECONSUMER|DELCONSUMER k g ...}. */
+    XGROUP,
+    /**
+     * Pending entries delivered or claimed: ours {@code XCLAIM k g c 0 <id> TIME ms RETRYCOUNT n FORCE JUSTID};
+     * upstream's XREADGROUP, XCLAIM and XAUTOCLAIM as sent ({@link Change#exact()} false).
+     */
+    XCLAIM,
+    /** Pending entries acknowledged: {@code XACK k g id ...}. */
+    XACK,
     /** Upstream {@code *STORE} commands, COPY, BITOP (key: the destination); ours send DEL + rebuild frames. */
     STORE,
     /** Upstream FLUSHALL/FLUSHDB (ours emit no frame: a FEEDRESYNC follows instead). */

@@ -28,23 +28,36 @@ final class RawChange {
     final long ttl;
     final boolean keepTtl;
     final ValueType valueType;
+    /** Stream entry ids (XADD's assigned id, XDEL's, XACK's, XCLAIM's, XSETID's last id, a stream SNAPSHOT's). */
+    final byte[][] ids;
+    /** A stream SNAPSHOT's entries: field, value ... per entry, parallel to ids; else null. */
+    final byte[][][] entryFields;
+    /** Consumer group and consumer (XGROUP, XCLAIM, XACK, XREADGROUP), else null. */
+    final byte[] group;
+    final byte[] consumer;
+    /** Stream counters: last id, entries-added, max-deleted-id (XSETID, stream SNAPSHOT; parts may be null). */
+    final byte[][] streamMeta;
 
-    RawChange(Op op, boolean exact, boolean keysKnown, byte[][] keys, byte[] value, byte[][] pairs, byte[][] names, byte[][] elements,
-            double[] scores, long count, long expireAt, long ttl, boolean keepTtl, ValueType valueType) {
-        this.op = op;
-        this.exact = exact;
+    private RawChange(Parts p, boolean keysKnown, byte[][] keys, byte[][] pairs) {
+        this.op = p.op;
+        this.exact = p.exact;
         this.keysKnown = keysKnown;
         this.keys = keys;
-        this.value = value;
+        this.value = p.value;
         this.pairs = pairs;
-        this.names = names;
-        this.elements = elements;
-        this.scores = scores;
-        this.count = count;
-        this.expireAt = expireAt;
-        this.ttl = ttl;
-        this.keepTtl = keepTtl;
-        this.valueType = valueType;
+        this.names = p.names;
+        this.elements = p.elements;
+        this.scores = p.scores;
+        this.count = p.count;
+        this.expireAt = p.expireAt;
+        this.ttl = p.ttl;
+        this.keepTtl = p.keepTtl;
+        this.valueType = p.valueType;
+        this.ids = p.ids;
+        this.entryFields = p.entryFields;
+        this.group = p.group;
+        this.consumer = p.consumer;
+        this.streamMeta = p.streamMeta;
     }
 
     /**
@@ -70,9 +83,29 @@ final class RawChange {
         if (kept.size() == keys.length) {
             return this;
         }
-        return new RawChange(op, exact, true, kept.toArray(new byte[0][]), value,
-                op == Op.MSET ? keptPairs.toArray(new byte[0][]) : pairs, names, elements, scores, count, expireAt,
-                ttl, keepTtl, valueType);
+        return new RawChange(parts(), true, kept.toArray(new byte[0][]),
+                op == Op.MSET ? keptPairs.toArray(new byte[0][]) : pairs);
+    }
+
+    /** The parts of this change (to build a narrowed copy). */
+    private Parts parts() {
+        Parts p = new Parts(op, keys);
+        p.exact = exact;
+        p.value = value;
+        p.names = names;
+        p.elements = elements;
+        p.scores = scores;
+        p.count = count;
+        p.expireAt = expireAt;
+        p.ttl = ttl;
+        p.keepTtl = keepTtl;
+        p.valueType = valueType;
+        p.ids = ids;
+        p.entryFields = entryFields;
+        p.group = group;
+        p.consumer = consumer;
+        p.streamMeta = streamMeta;
+        return p;
     }
 
     /** A builder-ish start: op and keys, nothing else known. */
@@ -96,6 +129,11 @@ final class RawChange {
         long ttl = ABSENT;
         boolean keepTtl;
         ValueType valueType;
+        byte[][] ids = NONE;
+        byte[][][] entryFields;
+        byte[] group;
+        byte[] consumer;
+        byte[][] streamMeta;
 
         Parts(Op op, byte[][] keys) {
             this.op = op;
@@ -113,8 +151,7 @@ final class RawChange {
         }
 
         RawChange build() {
-            return new RawChange(op, exact, keysKnown, keys, value, pairs, names, elements, scores, count, expireAt, ttl,
-                    keepTtl, valueType);
+            return new RawChange(this, keysKnown, keys, pairs);
         }
     }
 }

@@ -1,51 +1,68 @@
 package io.kevy.feed.client;
 
-import io.kevy.feed.client.support.ForwardingFeedSource;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kevy.feed.client.support.NoBlockProxy;
 import io.kevy.feed.client.support.MirrorRebuildRun;
+import io.kevy.feed.client.support.ResyncingFeedSource;
 import io.kevy.feed.client.support.Servers;
 import io.kevy.server.config.ServerOptions;
 import io.kevy.testing.RawClient;
 import io.kevy.testing.TestServer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * Exact rebuilds over the wire (issue 31): a FeedMirror through {@value #ROUNDS} forced rebuilds with moves,
- * renames, pushes, pops, expiries and MULTI blocks made during each, on 1 and 4 shards, equal to the server
- * after every one ({@link MirrorRebuildRun}); and the same through a source without FEED.VALUE (upstream kevy's
- * protocol: the fallback reads, FEED.TAIL then the plain reads), where only the key-level guarantee holds, so
- * that run writes only idempotent commands. {@value #ROUNDS} rounds keep CI time small (the issue's 50 are
- * {@code -Dkevy.mirror.rounds=50}).
+ * Exact rebuilds over the wire (issue 31): a FeedMirror through {@value #ROUNDS} real FEEDRESYNCs (its reads held
+ * while the server's {@value #BACKLOG}-byte backlog is overrun, then answered {@code -FEEDRESYNC} by the server)
+ * with moves, renames, pushes, pops, expiries and MULTI blocks made during each rebuild, on 1 and 4 shards, equal
+ * to the server after every one ({@link MirrorRebuildRun}); and the same over upstream kevy's protocol (no BLOCK,
+ * no FEED.VALUE: the fallback reads, FEED.TAIL then the plain reads), where only the key-level guarantee holds,
+ * so that run writes only idempotent commands. {@code -Dkevy.mirror.rounds=n} sets the count,
+ * {@code -Dkevy.mirror.seed=s} replays a run (the seed is printed).
  */
 class FeedMirrorRebuildIT {
-    static final int ROUNDS = 10;
+    static final int ROUNDS = 20;
+    /** The backlog per shard: small, so a few dozen 8 KiB SETs evict a held cursor. */
+    static final long BACKLOG = 256 << 10;
 
-    private static int rounds() {
+    static int rounds() {
         return Integer.getInteger("kevy.mirror.rounds", ROUNDS);
     }
 
-    private static long seed() {
+    static long seed() {
         return Long.getLong("kevy.mirror.seed", System.nanoTime());
     }
 
-    private static void remote(int shards) throws Exception {
-        try (TestServer server = Servers.start(c -> c.with(ServerOptions.SHARDS, shards));
-             FeedSource source = FeedSource.connect(server.uri())) {
-            List<RawClient> clients = new ArrayList<>();
-            Function<Integer, Function<String[], Object>> writers = w -> {
+    private static TestServer server(int shards) {
+        return Servers.start(c -> c.with(ServerOptions.SHARDS, shards).with(ServerOptions.FEED_BUFFER_SIZE, BACKLOG));
+    }
+
+    /** Runs {@code body} with a writer factory over new connections to {@code server}, closed afterwards. */
+    private static void withWriters(TestServer server, Run body) throws Exception {
+        List<RawClient> clients = new ArrayList<>();
+        try {
+            body.run(w -> {
                 RawClient raw = server.raw();
                 synchronized (clients) {
                     clients.add(raw);
                 }
                 return raw::call;
-            };
-            try {
-                MirrorRebuildRun.run("remote-" + shards, source, writers, true, rounds(), 3, seed());
-            } finally {
-                clients.forEach(RawClient::close);
-            }
+            });
+        } finally {
+            clients.forEach(RawClient::close);
+        }
+    }
+
+    private interface Run {
+        void run(java.util.function.Function<Integer, MirrorRebuildRun.Writer> writers) throws Exception;
+    }
+
+    private static void remote(int shards) throws Exception {
+        try (TestServer server = server(shards); FeedSource inner = FeedSource.connect(server.uri());
+             ResyncingFeedSource source = new ResyncingFeedSource(inner)) {
+            withWriters(server, w -> MirrorRebuildRun.run("remote-" + shards, source, w, rounds(), 3, seed()));
         }
     }
 
@@ -59,29 +76,21 @@ class FeedMirrorRebuildIT {
         remote(4);
     }
 
-    /** Upstream's protocol for the rebuild reads: no FEED.VALUE (the default {@link FeedSource#reads}). */
-    static final class NoFeedValue extends ForwardingFeedSource {
-        NoFeedValue(FeedSource inner) {
-            super(inner);
-        }
-    }
-
+    /**
+     * Upstream kevy's protocol, over the wire as {@code UpstreamCompatibilityIT} runs it: a proxy answers
+     * FEED.READ ... BLOCK with {@code -ERR syntax error} (the consumer polls) and FEED.VALUE with
+     * {@code -ERR unknown command} (the rebuild falls back to FEED.TAIL, then the plain reads).
+     */
     @Test
-    void theUpstreamFallbackOnFourShards() throws Exception {
-        try (TestServer server = Servers.start(c -> c.with(ServerOptions.SHARDS, 4));
-             FeedSource inner = FeedSource.connect(server.uri()); FeedSource source = new NoFeedValue(inner)) {
-            List<RawClient> clients = new ArrayList<>();
-            try {
-                MirrorRebuildRun.runIdempotent("upstream-4", source, w -> {
-                    RawClient raw = server.raw();
-                    synchronized (clients) {
-                        clients.add(raw);
-                    }
-                    return raw::call;
-                }, rounds(), 3, seed());
-            } finally {
-                clients.forEach(RawClient::close);
-            }
+    void theUpstreamProtocolOnFourShards() throws Exception {
+        try (TestServer server = server(4); NoBlockProxy proxy = NoBlockProxy.upstream(server.port());
+             FeedSource inner = FeedSource.connect(proxy.uri() + "?timeout=5s");
+             ResyncingFeedSource source = new ResyncingFeedSource(inner)) {
+            withWriters(server, w -> MirrorRebuildRun.runIdempotent("upstream-4", source, w, rounds(), 3, seed()));
+            assertThat(proxy.feedValueRejected.get()).as("FEED.VALUE was tried and refused").isPositive();
+            assertThat(proxy.blockRejected.get()).as("BLOCK was tried and refused").isPositive();
+            System.out.println("FeedMirrorRebuildIT upstream-4: FEED.VALUE refused " + proxy.feedValueRejected.get()
+                    + " time(s), BLOCK " + proxy.blockRejected.get() + ", FEED.READ relayed " + proxy.reads.get());
         }
     }
 }

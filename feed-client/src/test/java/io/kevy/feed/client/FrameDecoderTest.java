@@ -86,7 +86,14 @@ class FrameDecoderTest {
         assertThat(c("BITOP", "AND", "d", "a").keys()).containsExactly("d");
         assertThat(c("FLUSHALL").op()).isEqualTo(Op.FLUSH);
         assertThat(c("FLUSHALL").key()).isNull();
-        assertThat(c("XADD", "s", "*", "f", "v").op()).isEqualTo(Op.OTHER);
+        assertThat(c("XADD", "s", "*", "f", "v").op()).isEqualTo(Op.XADD); // upstream's XADD *: no id, inexact
+        assertThat(c("XADD", "s", "*", "f", "v").exact()).isFalse();
+        assertThat(c("XADD", "s", "*", "f", "v").streamIds()).isEmpty();
+        assertThat(c("XADD", "s", "1-1", "f", "v").exact()).isTrue();
+        assertThat(c("XREADGROUP", "GROUP", "g", "c", "STREAMS", "s", ">").keys()).containsExactly("s");
+        assertThat(c("XTRIM", "s", "MAXLEN", "~", "5").exact()).isFalse();
+        assertThat(c("XTRIM", "s", "MAXLEN", "=", "5").count()).hasValue(5);
+        assertThat(c("XGROUP", "CREATE", "s", "g", "$", "MKSTREAM").key()).isEqualTo("s");
         assertThat(c("XADD", "s", "*", "f", "v").key()).isEqualTo("s");
         assertThat(c("BLPOP", "a", "b", "0").keys()).containsExactly("a", "b");
     }

@@ -181,6 +181,7 @@ public final class Dispatcher {
         Call call = new Call(this, session, out, argv, spec, now);
         call.request(request);
         call.mayBlock(true);
+        long seq = session.writeSeq();
         long t0 = System.nanoTime();
         boolean failed;
         switch (spec.lockScope()) {
@@ -206,6 +207,10 @@ public final class Dispatcher {
         }
         commandStats.called(spec, (System.nanoTime() - t0) / 1000, failed || call.failed());
         BlockedClient parked = call.blocked();
+        if (spec.lockScope() == CommandSpec.LockScope.NONE && (spec.isWrite() || call.emitted())
+                && session.writeSeq() == seq) {
+            recordWriteEverywhere(session); // a command that locks by itself and recorded nothing (FLUSHALL)
+        }
         if ((spec.isWrite() || call.emitted()) && parked == null) {
             // a parked command changed nothing yet; its reply says when it did. call.emitted(): a command not
             // flagged write that still changed data (DEBUG POPULATE) is acknowledged after its frames too.
@@ -226,6 +231,19 @@ public final class Dispatcher {
         return Outcome.DONE;
     }
 
+    /** Records {@code session}'s write on every shard, each under its lock (WAIT's target, {@link Session#recordWrite}). */
+    private void recordWriteEverywhere(Session session) {
+        for (int i = 0; i < engine.shardCount(); i++) {
+            Shard s = engine.shard(i);
+            s.lock().lock();
+            try {
+                session.recordWrite(s);
+            } finally {
+                s.lock().unlock();
+            }
+        }
+    }
+
     /** Runs the command under the lock of shard {@code index}, the shard of {@code key} when not null. */
     private boolean runOneShard(Call call, CommandSpec spec, int index, byte[] key) {
         Shard shard = engine.shard(index);
@@ -234,7 +252,11 @@ public final class Dispatcher {
         }
         shard.lock().lock();
         try {
+            long before = shard.nextOffset();
             boolean failed = runHandler(call, spec);
+            if (shard.nextOffset() != before) {
+                call.session().recordWrite(shard); // before serving blocked clients: their writes are theirs
+            }
             ShardLocks.serveHeld(engine, index);
             return failed;
         } finally {
@@ -245,7 +267,13 @@ public final class Dispatcher {
     private boolean runAllLocked(Call call, CommandSpec spec) {
         engine.lockAll();
         try {
+            long seq = call.session().writeSeq();
             boolean failed = runHandler(call, spec);
+            if ((spec.isWrite() || call.emitted()) && call.session().writeSeq() == seq) {
+                for (int i = 0; i < engine.shardCount(); i++) {
+                    call.session().recordWrite(engine.shard(i)); // every held shard: WAIT then covers them all
+                }
+            }
             ShardLocks.serveAllHeld(engine);
             return failed;
         } finally {
@@ -261,6 +289,11 @@ public final class Dispatcher {
                 locked++;
             }
             boolean failed = runHandler(call, spec);
+            if (spec.isWrite() || call.emitted()) {
+                for (int sh : shards) {
+                    call.session().recordWrite(engine.shard(sh));
+                }
+            }
             ShardLocks.serveHeld(engine, shards);
             return failed;
         } finally {

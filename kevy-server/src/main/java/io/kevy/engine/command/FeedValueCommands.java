@@ -5,6 +5,7 @@ import static io.kevy.engine.command.CommandSpec.command;
 import io.kevy.engine.Keyspace;
 import io.kevy.engine.Shard;
 import io.kevy.engine.struct.Dict;
+import io.kevy.engine.type.StreamValue;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -18,7 +19,10 @@ import java.nio.charset.StandardCharsets;
  * frames below it. {@code type} is what TYPE answers ({@code none} when the key does not exist);
  * {@code pexpiretime} what PEXPIRETIME answers (-1 no TTL, -2 absent); {@code value} the reply of the read that
  * returns the whole value: GET (string), LRANGE 0 -1 (list), SMEMBERS (set), HGETALL (hash),
- * ZRANGE 0 -1 WITHSCORES (zset), and {@code $-1} for {@code none} or a type without a whole-value read. A lazy
+ * ZRANGE 0 -1 WITHSCORES (zset), for a stream
+ * {@code *4 [last-generated-id, :entries-added, max-deleted-entry-id, XRANGE - +]} (the counters as XINFO STREAM
+ * names them, the entries as XRANGE answers them; consumer groups are not part of it), and {@code $-1} for
+ * {@code none} or a type without a whole-value read. A lazy
  * expiry caused by the read happens before the cursor is taken, so its DEL frame is below {@code next_offset}.
  *
  * <p>One command instead of {@code MULTI FEED.TAIL <shard> TYPE ... EXEC}: FEED.TAIL names no key, so such an
@@ -54,6 +58,7 @@ public final class FeedValueCommands {
             case "set" -> new byte[][] {ascii("SMEMBERS"), key};
             case "hash" -> new byte[][] {ascii("HGETALL"), key};
             case "zset" -> new byte[][] {ascii("ZRANGE"), key, ascii("0"), ascii("-1"), ascii("WITHSCORES")};
+            case "stream" -> new byte[][] {ascii("XRANGE"), key, ascii("-"), ascii("+")};
             default -> null;
         };
         byte[][] self = c.argv();
@@ -63,6 +68,13 @@ public final class FeedValueCommands {
             nested(c, new byte[][] {ascii("PEXPIRETIME"), key}, now);
             if (read == null) {
                 c.reply().nullBulk();
+            } else if (n.value() instanceof StreamValue s) {
+                // what XRANGE cannot say and a mirror needs to go on applying XADD / XSETID frames
+                c.reply().array(4);
+                c.reply().bulk(s.lastId().toBytes());
+                c.reply().integer(s.entriesAdded());
+                c.reply().bulk(s.maxDeletedId().toBytes());
+                nested(c, read, now);
             } else {
                 nested(c, read, now);
             }

@@ -261,7 +261,7 @@ final class GeoSearchCommands {
         }
         if (z == null) {
             if (storeKey != null) {
-                ZSetArgs.store(c, storeKey, new ZSetValue());
+                ZSetArgs.store(c, storeKey, new ZSetValue(c.engine().encodings()));
             } else {
                 c.reply().array(0);
             }
@@ -285,7 +285,7 @@ final class GeoSearchCommands {
         if (storeKey == null) {
             reply(c.reply(), found, returned, conversion, withDist, withHash, withCoords);
         } else {
-            ZSetValue result = new ZSetValue(true);
+            ZSetValue result = new ZSetValue(true, c.engine().encodings());
             for (int i = 0; i < returned; i++) {
                 Point p = found.get(i);
                 result.insert(p.member(), storeDist ? p.dist() / conversion : p.score());

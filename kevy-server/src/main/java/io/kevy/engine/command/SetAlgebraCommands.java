@@ -4,6 +4,7 @@ import static io.kevy.engine.command.CommandFlag.DENYOOM;
 import static io.kevy.engine.command.CommandFlag.READONLY;
 import static io.kevy.engine.command.CommandFlag.WRITE;
 import static io.kevy.engine.command.CommandSpec.command;
+import io.kevy.engine.config.EncodingLimits;
 import io.kevy.engine.error.ErrorReply;
 import io.kevy.engine.error.Errors;
 import io.kevy.engine.type.SetValue;
@@ -85,7 +86,7 @@ final class SetAlgebraCommands {
             }
             return;
         }
-        SetValue result = new SetValue();
+        SetValue result = new SetValue(c.engine().encodings());
         out.forEach(result::add);
         store(c, dst, result);
     }
@@ -125,7 +126,7 @@ final class SetAlgebraCommands {
     /** SUNION / SDIFF and their STORE forms over the keys at {@code [from, argc)}. */
     private static void unionOrDiff(Call c, int from, byte[] dst, boolean diff) {
         SetValue[] sets = lookup(c, from, c.argc(), true);
-        SetValue result = diff ? difference(sets) : union(sets);
+        SetValue result = diff ? difference(sets, c.engine().encodings()) : union(sets, c.engine().encodings());
         if (dst == null) {
             SetCommands.replyMembers(c.reply(), result);
         } else {
@@ -133,8 +134,8 @@ final class SetAlgebraCommands {
         }
     }
 
-    private static SetValue union(SetValue[] sets) {
-        SetValue result = new SetValue();
+    private static SetValue union(SetValue[] sets, EncodingLimits limits) {
+        SetValue result = new SetValue(limits);
         for (SetValue s : sets) {
             if (s != null) {
                 s.forEach(result::add);
@@ -148,8 +149,8 @@ final class SetAlgebraCommands {
      * check each member of the first against the others when that is cheaper, else copy the first set and
      * remove the members of the others.
      */
-    private static SetValue difference(SetValue[] sets) {
-        SetValue result = new SetValue();
+    private static SetValue difference(SetValue[] sets, EncodingLimits limits) {
+        SetValue result = new SetValue(limits);
         SetValue first = sets[0];
         if (first == null) {
             return result;

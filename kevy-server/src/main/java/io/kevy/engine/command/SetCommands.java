@@ -80,7 +80,7 @@ final class SetCommands {
         byte[] key = c.arg(1);
         SetValue s = c.value(key, SetValue.class);
         if (s == null) {
-            s = new SetValue();
+            s = new SetValue(c.engine().encodings());
             c.db(key).add(key, s);
         }
         List<byte[]> frame = new ArrayList<>(c.argc());
@@ -163,7 +163,7 @@ final class SetCommands {
             c.db(key).remove(key);
         } else if (count * SPOP_MOVE_STRATEGY_MUL > size) {
             // most of the set: pick the members that stay, reply with the rest in iteration order
-            SetValue kept = new SetValue();
+            SetValue kept = new SetValue(c.engine().encodings());
             for (long remaining = size - count; remaining > 0; remaining--) {
                 byte[] m = s.random(rnd);
                 kept.add(m);
@@ -276,7 +276,7 @@ final class SetCommands {
         deleteIfEmpty(c, srcKey, src);
         c.emit(Verbs.SREM, srcKey, m);
         if (dst == null) {
-            dst = new SetValue();
+            dst = new SetValue(c.engine().encodings());
             c.db(dstKey).add(dstKey, dst);
         }
         if (dst.add(m)) {

@@ -177,7 +177,9 @@ final class StreamCommands {
                     throw Call.fail(LIMIT_WITHOUT_APPROX);
                 }
             } else if (a.approx) {
-                a.limit = 100L * StreamValue.NODE_MAX_ENTRIES;
+                // Redis: at most 100 nodes' worth of work, capped on both sides
+                long entries = c.engine().encodings().streamNodeMaxEntries();
+                a.limit = entries <= 0 ? 10_000 : entries > 10_000 ? 1_000_000 : Math.min(100 * entries, 1_000_000);
             } else {
                 a.limit = 0;
             }
@@ -222,7 +224,8 @@ final class StreamCommands {
         if (s == null) {
             c.db(key).add(key, target);
         }
-        target.append(id, values);
+        target.append(id, values, c.engine().encodings().streamNodeMaxBytes(),
+                c.engine().encodings().streamNodeMaxEntries());
         long trimmed = a.apply(target);
         byte[] idBytes = id.toBytes();
         c.reply().bulk(idBytes);

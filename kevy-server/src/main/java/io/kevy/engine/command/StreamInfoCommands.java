@@ -14,8 +14,8 @@ import java.util.Map;
 /**
  * XINFO STREAM [FULL [COUNT n]] | GROUPS | CONSUMERS | HELP (Redis 7.0's replies, RESP2 flat maps).
  * {@code radix-tree-keys} and {@code radix-tree-nodes} describe the modelled listpack nodes
- * ({@link StreamValue#nodeCount}, {@link StreamValue#radixTreeNodes}), so they agree with Redis while entries stay
- * under {@code stream-node-max-bytes} per node. A read: no frames.
+ * ({@link StreamValue#nodeCount}, {@link StreamValue#radixTreeNodes}), which close where Redis's close, so they
+ * agree with Redis. A read: no frames.
  */
 final class StreamInfoCommands {
     private StreamInfoCommands() {

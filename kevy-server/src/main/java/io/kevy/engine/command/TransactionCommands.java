@@ -170,6 +170,11 @@ final class TransactionCommands {
             discardTransaction(engine, s);
             if (writes) {
                 s.markWrote(); // the reply waits for the fsync under appendfsync always
+                for (int i = 0; i < engine.shardCount(); i++) {
+                    if (locks.holds(i)) {
+                        s.recordWrite(engine.shard(i)); // WAIT after EXEC waits for the queue's writes
+                    }
+                }
             }
             locks.serveReady();
         } finally {

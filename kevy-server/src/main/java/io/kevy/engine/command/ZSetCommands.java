@@ -125,7 +125,7 @@ final class ZSetCommands {
                 replyZadd(c, flags, 0, 0, 0, 0);
                 return;
             }
-            z = new ZSetValue();
+            z = new ZSetValue(c.engine().encodings());
             c.db(key).add(key, z);
         }
         int added = 0;

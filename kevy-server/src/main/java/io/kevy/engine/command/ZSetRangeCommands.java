@@ -131,7 +131,7 @@ final class ZSetRangeCommands {
         }
         if (store) {
             // Redis starts the result as a skiplist when a rank range is known to exceed the listpack limit
-            ZSetValue result = new ZSetValue(type == Type.RANK && nodes.size() > ZSetValue.LISTPACK_MAX_ENTRIES);
+            ZSetValue result = new ZSetValue(type == Type.RANK && ZSetValue.exceedsListpack(nodes.size(), 0, c.engine().encodings()), c.engine().encodings());
             for (SkipList.Node n : nodes) {
                 result.insert(n.member(), n.score());
             }

@@ -158,7 +158,7 @@ final class ZSetStoreCommands {
             c.reply().integer(interCard(sources, limit));
             return;
         }
-        ZSetValue result = new ZSetValue(true);
+        ZSetValue result = new ZSetValue(true, c.engine().encodings());
         switch (op) {
             case INTER -> inter(sources, aggregate, result);
             case UNION -> union(sources, aggregate, result);

@@ -4,7 +4,8 @@ package io.kevy.engine.config;
  * The encoding thresholds of Redis 7.0 that decide what OBJECT ENCODING reports for small collections
  * ({@code hash-max-listpack-entries}, {@code zset-max-listpack-value}, ...), live values that CONFIG SET changes.
  * kevy's value types read them where the encoding affects behaviour (for hashes: reply order and HSCAN; for
- * HyperLogLogs, {@code hll-sparse-max-bytes}, the stored bytes); the others only report the encoding.
+ * HyperLogLogs, {@code hll-sparse-max-bytes}, the stored bytes; for streams, {@code stream-node-max-*}, the
+ * node boundaries that approximate trimming and DUMP see); the others only report the encoding.
  *
  * <p>Thread-safe: volatile fields, written by CONFIG SET, read under shard locks. {@link #DEFAULTS} holds Redis
  * 7.0's defaults and is never changed.
@@ -21,6 +22,8 @@ public final class EncodingLimits {
     private volatile int listMaxListpackSize = -2;
     private volatile int listCompressDepth = 0;
     private volatile long hllSparseMaxBytes = 3000;
+    private volatile long streamNodeMaxBytes = 4096;
+    private volatile long streamNodeMaxEntries = 100;
 
     /** Registers these limits under their Redis names (and the 6.x ziplist aliases) in {@code rc}. */
     public void register(RuntimeConfig rc) {
@@ -42,6 +45,9 @@ public final class EncodingLimits {
         rc.integer("list-compress-depth", 0, Integer.MAX_VALUE, () -> listCompressDepth,
                 v -> listCompressDepth = (int) v);
         rc.memory("hll-sparse-max-bytes", 0, Long.MAX_VALUE, () -> hllSparseMaxBytes, v -> hllSparseMaxBytes = v);
+        rc.memory("stream-node-max-bytes", 0, Long.MAX_VALUE, () -> streamNodeMaxBytes, v -> streamNodeMaxBytes = v);
+        rc.integer("stream-node-max-entries", 0, Long.MAX_VALUE, () -> streamNodeMaxEntries,
+                v -> streamNodeMaxEntries = v);
     }
 
     /** Most fields of a listpack-encoded hash ({@code hash-max-listpack-entries}, default 512). */
@@ -83,6 +89,22 @@ public final class EncodingLimits {
      */
     public long hllSparseMaxBytes() {
         return hllSparseMaxBytes;
+    }
+
+    /**
+     * Most bytes of a stream's listpack node before XADD starts a new one ({@code stream-node-max-bytes}, default
+     * 4096; 0: Redis's 1 GiB listpack limit).
+     */
+    public long streamNodeMaxBytes() {
+        return streamNodeMaxBytes;
+    }
+
+    /**
+     * Most entries of a stream's listpack node, deleted-flagged ones included ({@code stream-node-max-entries},
+     * default 100; 0: no count limit).
+     */
+    public long streamNodeMaxEntries() {
+        return streamNodeMaxEntries;
     }
 
     /** {@code list-compress-depth} (default 0). */

@@ -5,8 +5,12 @@ import io.kevy.engine.text.RedisNumbers;
 import io.kevy.engine.type.HashValue;
 import io.kevy.engine.type.ListValue;
 import io.kevy.engine.type.SetValue;
+import io.kevy.engine.type.StreamGroup;
+import io.kevy.engine.type.StreamId;
+import io.kevy.engine.type.StreamValue;
 import io.kevy.engine.type.ZSetValue;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -14,8 +18,10 @@ import java.util.List;
  * {@code rdbLoadObjectType}, {@code rdbLoadObject}). Accepted object types: string (0); list as plain (1),
  * ziplist (10), quicklist of ziplists (14) and quicklist 2 of listpacks and plain nodes (18); set as members (2)
  * and intset (11); sorted set as members with text (3) or binary (5) scores, ziplist (12), listpack (17); hash as
- * pairs (4), ziplist (13), listpack (16). Strings may be int8/16/32-encoded or LZF-compressed anywhere. Refused:
- * zipmap hashes (9, Redis 2.4), modules (6, 7) and streams (15, 19; kevy has no stream type yet).
+ * pairs (4), ziplist (13), listpack (16); stream as listpacks (15, Redis 5-6.2) and listpacks 2 (19, Redis 7.0),
+ * each node's listpack checked as {@code streamValidateListpackIntegrity} does in deep mode, and every pending
+ * entry owned by a consumer of its group. Strings may be int8/16/32-encoded or LZF-compressed anywhere. Refused:
+ * zipmap hashes (9, Redis 2.4) and modules (6, 7).
  *
  * <p>Hostile input: every declared length is checked against the bytes that remain before anything is allocated
  * (an LZF string's declared length against the most its compressed bytes can expand to, 88 times), nothing is
@@ -138,7 +144,7 @@ public final class DumpDecoder {
             case RdbType.HASH_LISTPACK -> hashOf(Listpack.read(string()));
             case RdbType.HASH_ZIPMAP -> throw new DumpFormatException("zipmap hashes (Redis 2.4) are not supported");
             case 6, 7 -> throw new DumpFormatException("module values are not supported");
-            case 15, 19 -> throw new DumpFormatException("stream values are not supported");
+            case RdbType.STREAM_LISTPACKS, RdbType.STREAM_LISTPACKS_2 -> stream(type == RdbType.STREAM_LISTPACKS_2);
             default -> throw new DumpFormatException("unknown RDB object type " + type);
         };
     }
@@ -194,6 +200,205 @@ public final class DumpDecoder {
             throw new DumpFormatException("string encoding where a length was expected");
         }
         return l;
+    }
+
+    /** An unsigned 64-bit {@code rdbLoadLen} (stream ids and counters), as Java's two's-complement long. */
+    private long ulen() {
+        int b = u8();
+        if (b == 0x81) {
+            long v = 0;
+            for (int i = 0; i < 8; i++) {
+                v = (v << 8) | u8();
+            }
+            return v;
+        }
+        pos--;
+        return len();
+    }
+
+    /** {@code rdbLoadMillisecondTime}: 8 bytes little-endian. */
+    private long millis() {
+        if (remaining() < 8) {
+            throw new DumpFormatException("payload ends inside a millisecond time");
+        }
+        long v = Listpack.le(in, pos, 8);
+        pos += 8;
+        return v;
+    }
+
+    /** A raw 16-byte big-endian stream id ({@code streamDecodeID}). */
+    private StreamId rawId() {
+        if (remaining() < 16) {
+            throw new DumpFormatException("payload ends inside a stream id");
+        }
+        StreamId id = decodeId(in, pos);
+        pos += 16;
+        return id;
+    }
+
+    private static StreamId decodeId(byte[] b, int at) {
+        long ms = 0;
+        long seq = 0;
+        for (int i = 0; i < 8; i++) {
+            ms = (ms << 8) | (b[at + i] & 0xff);
+            seq = (seq << 8) | (b[at + 8 + i] & 0xff);
+        }
+        return new StreamId(ms, seq);
+    }
+
+    /**
+     * A stream ({@code rdbLoadObject}'s RDB_TYPE_STREAM_LISTPACKS[_2]): nodes, counters, groups with their PELs
+     * and consumers. {@code v2}: Redis 7.0's first id, max deleted id, entries added and entries read are
+     * present (without them: entries added = length, entries read estimated, as Redis loads a 6.2 payload).
+     */
+    private StreamValue stream(boolean v2) {
+        StreamValue s = new StreamValue();
+        long nodes = len();
+        long live = 0;
+        while (nodes-- > 0) {
+            byte[] key = string();
+            if (key.length != 16) {
+                throw new DumpFormatException("stream node key of " + key.length + " bytes, not a stream id");
+            }
+            StreamId master = decodeId(key, 0);
+            byte[] lp = string();
+            live += node(s, master, lp);
+        }
+        long length = ulen();
+        StreamId last = new StreamId(ulen(), ulen());
+        StreamId maxDeleted = StreamId.MIN;
+        long added = length;
+        if (v2) {
+            ulen(); // first id: kevy derives it from the entries
+            ulen();
+            maxDeleted = new StreamId(ulen(), ulen());
+            added = ulen();
+        }
+        if (length != live) {
+            throw new DumpFormatException("stream length " + Long.toUnsignedString(length) + " differs from its "
+                    + live + " live entries");
+        }
+        StreamId lastEntry = s.lastNodeEntry();
+        if (lastEntry != null && last.compareTo(lastEntry) < 0) {
+            throw new DumpFormatException("stream last id " + last + " below its entry " + lastEntry);
+        }
+        s.setId(last, added, maxDeleted);
+        long groups = len();
+        while (groups-- > 0) {
+            byte[] name = string();
+            StreamId groupLast = new StreamId(ulen(), ulen());
+            long read = v2 ? ulen() : s.estimateEntriesRead(groupLast);
+            if (s.group(name) != null) {
+                throw new DumpFormatException("duplicate consumer group name");
+            }
+            StreamGroup g = new StreamGroup(groupLast, read);
+            s.groups().put(name, g);
+            java.util.TreeMap<StreamId, long[]> pel = new java.util.TreeMap<>();
+            long pending = len();
+            while (pending-- > 0) {
+                StreamId id = rawId();
+                long time = millis();
+                long count = ulen();
+                if (pel.put(id, new long[] {time, count}) != null) {
+                    throw new DumpFormatException("duplicate entry " + id + " in a group's PEL");
+                }
+            }
+            long consumers = len();
+            while (consumers-- > 0) {
+                byte[] cname = string();
+                if (g.consumer(cname) != null) {
+                    throw new DumpFormatException("duplicate consumer in a group");
+                }
+                StreamGroup.Consumer c = g.createConsumer(cname, millis());
+                long own = len();
+                while (own-- > 0) {
+                    StreamId id = rawId();
+                    long[] nack = pel.remove(id);
+                    if (nack == null) {
+                        throw new DumpFormatException("consumer entry " + id + " not in its group's PEL");
+                    }
+                    g.assign(id, c, nack[0], nack[1]);
+                }
+            }
+            if (!pel.isEmpty()) {
+                throw new DumpFormatException("pending entry " + pel.firstKey() + " has no consumer");
+            }
+        }
+        return s;
+    }
+
+    /** One node's listpack, checked in full; returns its live entries. */
+    private static int node(StreamValue s, StreamId master, byte[] lp) {
+        List<byte[]> el = Listpack.read(lp);
+        if (el.isEmpty()) {
+            throw new DumpFormatException("empty listpack inside a stream");
+        }
+        int[] at = {0};
+        long live = lpInt(el, at);
+        long deleted = lpInt(el, at);
+        long masterCount = lpInt(el, at);
+        if (live < 0 || deleted < 0 || masterCount < 0 || masterCount > el.size()) {
+            throw new DumpFormatException("stream node with invalid master entry counters");
+        }
+        byte[][] masterFields = new byte[(int) masterCount][];
+        for (int i = 0; i < masterCount; i++) {
+            masterFields[i] = lpElement(el, at);
+        }
+        if (lpInt(el, at) != 0) {
+            throw new DumpFormatException("stream master entry without its zero terminator");
+        }
+        StreamId floor = s.lastNodeEntry();
+        if (floor != null && master.compareTo(floor) <= 0) {
+            throw new DumpFormatException("stream node " + master + " not after the previous node");
+        }
+        List<StreamValue.NodeEntry> entries = new ArrayList<>();
+        int liveSeen = 0;
+        StreamId prev = null;
+        while (at[0] < el.size()) {
+            long flags = lpInt(el, at);
+            StreamId id = new StreamId(master.ms() + lpInt(el, at), master.seq() + lpInt(el, at));
+            boolean same = (flags & StreamValue.FLAG_SAMEFIELDS) != 0;
+            long pairs = same ? masterCount : lpInt(el, at);
+            if (pairs < 1 || pairs > el.size()) {
+                throw new DumpFormatException("stream entry with " + pairs + " fields");
+            }
+            byte[][] fields = new byte[(int) (2 * pairs)][];
+            for (int i = 0; i < pairs; i++) {
+                fields[2 * i] = same ? masterFields[i] : lpElement(el, at);
+                fields[2 * i + 1] = lpElement(el, at);
+            }
+            if (lpInt(el, at) != pairs + 3 + (same ? 0 : pairs + 1)) {
+                throw new DumpFormatException("stream entry with a wrong lp-count");
+            }
+            if (id.compareTo(master) < 0 || prev != null && id.compareTo(prev) <= 0) {
+                throw new DumpFormatException("stream entry " + id + " out of order");
+            }
+            boolean dead = (flags & StreamValue.FLAG_DELETED) != 0;
+            liveSeen += dead ? 0 : 1;
+            entries.add(new StreamValue.NodeEntry(id, fields, dead));
+            prev = id;
+        }
+        if (entries.isEmpty() || liveSeen != live || entries.size() - liveSeen != deleted) {
+            throw new DumpFormatException("stream node counters differ from its entries");
+        }
+        s.restoreNode(master, masterFields, entries, lp.length);
+        return liveSeen;
+    }
+
+    private static byte[] lpElement(List<byte[]> el, int[] at) {
+        if (at[0] >= el.size()) {
+            throw new DumpFormatException("stream listpack ends inside an entry");
+        }
+        return el.get(at[0]++);
+    }
+
+    private static long lpInt(List<byte[]> el, int[] at) {
+        byte[] b = lpElement(el, at);
+        long v = RedisNumbers.parseLongOr(b, Long.MIN_VALUE);
+        if (v == Long.MIN_VALUE && !RedisNumbers.isLong(b)) {
+            throw new DumpFormatException("stream listpack element is not an integer where one is expected");
+        }
+        return v;
     }
 
     /** A length no larger than the bytes left (each counted element takes at least one byte). */
@@ -304,7 +509,7 @@ public final class DumpDecoder {
         if (n == 0) {
             throw new DumpFormatException("empty set");
         }
-        SetValue s = new SetValue();
+        SetValue s = new SetValue(limits);
         for (int i = 0; i < n; i++) {
             if (!s.add(string())) {
                 throw new DumpFormatException("duplicate set members");
@@ -314,7 +519,7 @@ public final class DumpDecoder {
     }
 
     /** {@code intsetValidateIntegrity} (deep): width 2, 4 or 8, size = 8 + count * width, count > 0, ascending. */
-    private static SetValue intset(byte[] blob) {
+    private SetValue intset(byte[] blob) {
         if (blob.length < 8) {
             throw new DumpFormatException("intset shorter than its header");
         }
@@ -326,7 +531,7 @@ public final class DumpDecoder {
         if (8 + n * width != blob.length || n == 0) {
             throw new DumpFormatException("intset count " + n + " does not match its " + blob.length + " bytes");
         }
-        SetValue s = new SetValue();
+        SetValue s = new SetValue(limits);
         long prev = 0;
         for (int i = 0; i < n; i++) {
             int w = (int) width;
@@ -357,7 +562,7 @@ public final class DumpDecoder {
             scores.add(binary ? Double.longBitsToDouble(leLong()) : textDouble());
             longest = Math.max(longest, m.length);
         }
-        ZSetValue z = new ZSetValue(n > ZSetValue.LISTPACK_MAX_ENTRIES || longest > ZSetValue.LISTPACK_MAX_VALUE);
+        ZSetValue z = new ZSetValue(ZSetValue.exceedsListpack(n, longest, limits), limits);
         for (int i = 0; i < n; i++) {
             add(z, members.get(i), scores.get(i));
         }
@@ -402,11 +607,11 @@ public final class DumpDecoder {
         z.insert(member, score);
     }
 
-    private static ZSetValue zsetOf(List<byte[]> pairs) {
+    private ZSetValue zsetOf(List<byte[]> pairs) {
         if (pairs.isEmpty() || pairs.size() % 2 != 0) {
             throw new DumpFormatException("sorted set encoding with " + pairs.size() + " elements");
         }
-        ZSetValue z = new ZSetValue();
+        ZSetValue z = new ZSetValue(limits);
         for (int i = 0; i < pairs.size(); i += 2) {
             add(z, pairs.get(i), parseScore(pairs.get(i + 1)));
         }

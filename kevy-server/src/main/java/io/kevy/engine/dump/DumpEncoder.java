@@ -6,11 +6,15 @@ import io.kevy.engine.text.RedisNumbers;
 import io.kevy.engine.type.HashValue;
 import io.kevy.engine.type.ListValue;
 import io.kevy.engine.type.SetValue;
+import io.kevy.engine.type.StreamGroup;
+import io.kevy.engine.type.StreamId;
+import io.kevy.engine.type.StreamValue;
 import io.kevy.engine.type.ZSetValue;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Writes a value as Redis 7.0's DUMP does ({@code createDumpPayload}: {@code rdbSaveObjectType},
@@ -64,6 +68,9 @@ public final class DumpEncoder {
             e.zset(z);
         } else if (value instanceof HashValue h) {
             e.hash(h);
+        } else if (value instanceof StreamValue st) {
+            e.out.write(RdbType.STREAM_LISTPACKS_2);
+            e.stream(st);
         } else {
             throw new IllegalArgumentException("no DUMP encoding for " + value.getClass().getSimpleName());
         }
@@ -99,14 +106,14 @@ public final class DumpEncoder {
         return p;
     }
 
-    /** {@code rdbSaveLen}: 6-bit, 14-bit, 32-bit BE or 64-bit BE length. */
+    /** {@code rdbSaveLen} of an unsigned 64-bit value: 6-bit, 14-bit, 32-bit BE or 64-bit BE length. */
     private void len(long len) {
-        if (len < (1 << 6)) {
+        if (Long.compareUnsigned(len, 1 << 6) < 0) {
             out.write((int) len);
-        } else if (len < (1 << 14)) {
+        } else if (Long.compareUnsigned(len, 1 << 14) < 0) {
             out.write((int) (len >> 8) | 0x40);
             out.write((int) len & 0xff);
-        } else if (len <= 0xffffffffL) {
+        } else if (Long.compareUnsigned(len, 0xffffffffL) <= 0) {
             out.write(0x80);
             for (int i = 3; i >= 0; i--) {
                 out.write((int) (len >>> (8 * i)) & 0xff);
@@ -270,6 +277,99 @@ public final class DumpEncoder {
                 string(v);
             });
         }
+    }
+
+    /**
+     * RDB_TYPE_STREAM_LISTPACKS_2 ({@code rdbSaveObject}): the nodes (16-byte big-endian master id, listpack),
+     * length, last id, first id, max deleted id, entries added, then per group its name, last id, entries read,
+     * global PEL (raw id, delivery time as 8-byte little-endian ms, delivery count) and consumers (name, seen
+     * time, own PEL of raw ids).
+     */
+    private void stream(StreamValue s) {
+        len(s.nodeCount());
+        s.forEachNode((master, masterFields, live, deleted, entries) -> {
+            string(rawId(master));
+            string(nodeListpack(master, masterFields, live, deleted, entries));
+        });
+        len(s.length());
+        id(s.lastId());
+        id(s.firstId());
+        id(s.maxDeletedId());
+        len(s.entriesAdded());
+        len(s.groups().size());
+        for (Map.Entry<byte[], StreamGroup> ge : s.groups().entrySet()) {
+            StreamGroup g = ge.getValue();
+            string(ge.getKey());
+            id(g.lastId);
+            len(g.entriesRead);
+            len(g.pel.size());
+            for (Map.Entry<StreamId, StreamGroup.Pending> pe : g.pel.entrySet()) {
+                out.writeBytes(rawId(pe.getKey()));
+                millis(pe.getValue().deliveryTime);
+                len(pe.getValue().deliveryCount);
+            }
+            len(g.consumers.size());
+            for (StreamGroup.Consumer c : g.consumers.values()) {
+                string(c.name);
+                millis(c.seenTime);
+                len(c.pel.size());
+                for (StreamId id : c.pel.keySet()) {
+                    out.writeBytes(rawId(id));
+                }
+            }
+        }
+    }
+
+    /** A node's listpack as {@code streamAppendItem} builds it, with XDEL's deleted flags and counters. */
+    private static byte[] nodeListpack(StreamId master, byte[][] masterFields, int live, int deleted,
+            List<StreamValue.NodeEntry> entries) {
+        Listpack.Builder b = new Listpack.Builder();
+        b.addInteger(live).addInteger(deleted).addInteger(masterFields.length);
+        for (byte[] f : masterFields) {
+            b.add(f);
+        }
+        b.addInteger(0);
+        for (StreamValue.NodeEntry e : entries) {
+            byte[][] fields = e.fields();
+            boolean same = StreamValue.sameFields(masterFields, fields);
+            int pairs = fields.length / 2;
+            b.addInteger((same ? StreamValue.FLAG_SAMEFIELDS : 0) | (e.deleted() ? StreamValue.FLAG_DELETED : 0));
+            b.addInteger(e.id().ms() - master.ms()).addInteger(e.id().seq() - master.seq());
+            if (!same) {
+                b.addInteger(pairs);
+            }
+            for (int i = 0; i < fields.length; i += 2) {
+                if (!same) {
+                    b.add(fields[i]);
+                }
+                b.add(fields[i + 1]);
+            }
+            b.addInteger(pairs + 3L + (same ? 0 : pairs + 1L));
+        }
+        return b.build();
+    }
+
+    /** A stream id as two {@code rdbSaveLen}s. */
+    private void id(StreamId id) {
+        len(id.ms());
+        len(id.seq());
+    }
+
+    /** {@code rdbSaveMillisecondTime}: 8 bytes little-endian. */
+    private void millis(long ms) {
+        for (int i = 0; i < 8; i++) {
+            out.write((int) (ms >>> (8 * i)) & 0xff);
+        }
+    }
+
+    /** {@code streamEncodeID}: ms and seq as big-endian 64-bit numbers (the rax key). */
+    static byte[] rawId(StreamId id) {
+        byte[] b = new byte[16];
+        for (int i = 0; i < 8; i++) {
+            b[i] = (byte) (id.ms() >>> (56 - 8 * i));
+            b[8 + i] = (byte) (id.seq() >>> (56 - 8 * i));
+        }
+        return b;
     }
 
     private static void putLe(byte[] b, int at, long v, int n) {

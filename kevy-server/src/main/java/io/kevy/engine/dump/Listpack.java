@@ -1,5 +1,6 @@
 package io.kevy.engine.dump;
 
+import io.kevy.engine.struct.ListpackSizes;
 import io.kevy.engine.text.RedisNumbers;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -209,8 +210,7 @@ public final class Listpack {
                 throw new DumpFormatException("listpack entry with invalid encoding 0x" + Integer.toHexString(b));
             }
             long encLen = p - start;
-            int backlenBytes = encLen <= 127 ? 1 : encLen < 16383 ? 2 : encLen < 2097151 ? 3
-                    : encLen < 268435455 ? 4 : 5;
+            int backlenBytes = ListpackSizes.backlen(encLen);
             if (p + backlenBytes > size - 1) {
                 throw new DumpFormatException("listpack entry's backlen outside the listpack");
             }

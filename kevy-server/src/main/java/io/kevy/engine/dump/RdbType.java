@@ -24,6 +24,8 @@ final class RdbType {
     static final int OPCODE_FUNCTION2 = 245;
     /** {@code RDB_OPCODE_FUNCTION}: a library as Redis 7.0 rc1/rc2 wrote it (name, engine, description, body). */
     static final int OPCODE_FUNCTION_PRE_GA = 246;
+    static final int STREAM_LISTPACKS = 15;
+    static final int STREAM_LISTPACKS_2 = 19;
 
     /** Quicklist 2 node containers ({@code QUICKLIST_NODE_CONTAINER_PLAIN / _PACKED}). */
     static final int CONTAINER_PLAIN = 1;

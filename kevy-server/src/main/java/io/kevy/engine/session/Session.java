@@ -46,6 +46,10 @@ public final class Session {
     private volatile boolean master;
     /** A write command ran since the transport last flushed replies (appendfsync always gates those). */
     private boolean wrote;
+    /** Per shard, the cursor right after this session's last write there ({@link #recordWrite}); lazily. */
+    private long[] writeGens;
+    private long[] writeOffsets;
+    private long writeSeq;
 
     /** Commands queued by MULTI, or null outside a transaction. */
     private List<byte[][]> multiQueue;
@@ -185,6 +189,35 @@ public final class Session {
         boolean w = wrote;
         wrote = false;
         return w;
+    }
+
+    /**
+     * Records that this session's command wrote to {@code shard}: the shard's cursor right after the write,
+     * {@code (generation, next offset)}, is what WAIT waits for (Redis's {@code c->woff}, the replication offset
+     * after the client's last propagated write). Callers hold the shard's lock; the session's thread.
+     */
+    public void recordWrite(io.kevy.engine.Shard shard) {
+        if (writeOffsets == null) {
+            writeGens = new long[shard.engine().shardCount()];
+            writeOffsets = new long[writeGens.length];
+        }
+        writeGens[shard.index()] = shard.generation();
+        writeOffsets[shard.index()] = shard.nextOffset();
+        writeSeq++;
+    }
+
+    /** Counts {@link #recordWrite} calls: a command that changed it recorded its writes. Session's thread. */
+    public long writeSeq() {
+        return writeSeq;
+    }
+
+    /**
+     * The cursors of this session's last writes ({@link #recordWrite}) as {@code {generations, offsets}} per
+     * shard, a shard never written at offset 0 (nothing to wait for); null when the session never wrote.
+     * Copies. Session's thread.
+     */
+    public long[][] writeCursors() {
+        return writeOffsets == null ? null : new long[][] {writeGens.clone(), writeOffsets.clone()};
     }
 
     /** True between MULTI and EXEC/DISCARD. */

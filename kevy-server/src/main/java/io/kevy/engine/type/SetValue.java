@@ -1,5 +1,6 @@
 package io.kevy.engine.type;
 
+import io.kevy.engine.config.EncodingLimits;
 import io.kevy.engine.struct.Dict;
 import io.kevy.engine.text.RedisNumbers;
 import io.kevy.resp.Verbs;
@@ -12,8 +13,9 @@ import java.util.random.RandomGenerator;
 /**
  * A set of immutable {@code byte[]} members, with Redis 7.0's two encodings: {@code intset} while every member
  * is a canonical integer ({@code string2ll} rules, see {@link RedisNumbers}) and there are at most
- * {@link #MAX_INTSET_ENTRIES} (Redis's {@code set-max-intset-entries}); {@code hashtable} from the first
- * member that breaks either rule on, for good (as in Redis).
+ * {@code set-max-intset-entries} (the live limit of the {@link EncodingLimits} it was created with, read at each
+ * add as Redis reads its config); {@code hashtable} from the first member that breaks either rule on, for good
+ * (as in Redis).
  *
  * <p>The intset is a sorted {@code long[]}: membership by binary search, iteration in ascending numeric order,
  * exactly like Redis's intset, so SMEMBERS, SUNION, SSCAN ... of integer sets reply in the same order as
@@ -34,8 +36,16 @@ public final class SetValue implements RedisValue {
     /** The members once the encoding is hashtable; null while it is an intset. */
     private Dict<Object> dict;
 
-    /** An empty set (encoding intset until a member says otherwise). */
+    private final EncodingLimits limits;
+
+    /** An empty set under Redis's default limits (encoding intset until a member says otherwise). */
     public SetValue() {
+        this(EncodingLimits.DEFAULTS);
+    }
+
+    /** An empty set whose encoding follows {@code limits} (the engine's live CONFIG values). */
+    public SetValue(EncodingLimits limits) {
+        this.limits = limits;
     }
 
     /** True while the encoding is intset. */
@@ -72,7 +82,7 @@ public final class SetValue implements RedisValue {
                     return false;
                 }
                 insertInt(-at - 1, v);
-                if (intCount > MAX_INTSET_ENTRIES) {
+                if (intCount > limits.setMaxIntsetEntries()) {
                     toHashtable();
                 }
                 return true;
@@ -148,7 +158,7 @@ public final class SetValue implements RedisValue {
 
     @Override
     public SetValue copy() {
-        SetValue s = new SetValue();
+        SetValue s = new SetValue(limits);
         if (dict == null) {
             s.ints = Arrays.copyOf(ints, Math.max(4, intCount));
             s.intCount = intCount;

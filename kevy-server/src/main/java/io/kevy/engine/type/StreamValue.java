@@ -1,5 +1,6 @@
 package io.kevy.engine.type;
 
+import io.kevy.engine.struct.ListpackSizes;
 import io.kevy.engine.text.RedisNumbers;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -18,33 +19,68 @@ import java.util.function.Consumer;
  *
  * <p><b>Structure.</b> Entries live in a {@link TreeMap} keyed by id (a red-black tree: O(log n) lookup, insert,
  * delete and range seek, O(1) per entry of a range scan; trimming from the head is O(log n) per entry). Beside it
- * a second, small tree models Redis's listpack nodes, so that approximate trimming ({@code ~}) removes the same
- * entries Redis would: a node holds up to {@link #NODE_MAX_ENTRIES} appended entries (deleted ones count, as in
- * Redis's listpacks, until the node empties), and {@code ~} only removes whole nodes. Redis also closes a node at
- * {@code stream-node-max-bytes} (4096); that limit is not modelled, so with entries of hundreds of bytes kevy's
- * {@code ~} trims later than Redis's (the result is still valid: "at least" the requested length). A stream may be
- * empty (XDEL of every entry, XTRIM MAXLEN 0, XGROUP CREATE MKSTREAM): it stays a key, as in Redis.
+ * a second, small tree models Redis's listpack nodes ({@code t_stream.c}'s rax of listpacks): per node the master
+ * entry's fields, its live and deleted-flagged entry counts, the id of its last entry and the listpack's bytes as
+ * Redis would have them ({@link ListpackSizes}). A node closes as Redis's {@code streamAppendItem} closes it (at
+ * {@code stream-node-max-bytes} or {@code stream-node-max-entries}, deleted entries counting until the node goes),
+ * XDEL and exact trimming flag entries deleted inside their node (kept, as in the listpack, until the node goes;
+ * a node goes when XDEL takes its last live entry or trimming takes it whole), and approximate trimming
+ * ({@code ~}) removes whole nodes only: so {@code ~} removes the entries Redis would, XINFO reports Redis's node
+ * counts, and DUMP writes Redis's listpacks. A stream may be empty (XDEL of every entry, XTRIM MAXLEN 0, XGROUP
+ * CREATE MKSTREAM): it stays a key, as in Redis.
  *
  * <p>Not thread-safe: used under the owning shard's lock.
  */
 public final class StreamValue implements RedisValue {
-    /** Entries per modelled listpack node (Redis's default {@code stream-node-max-entries}). */
-    public static final int NODE_MAX_ENTRIES = 100;
+    /** Redis's {@code STREAM_LISTPACK_MAX_SIZE}: the most bytes of one node, whatever the config says. */
+    public static final long LISTPACK_MAX_SIZE = 1L << 30;
+    /** Entry flag: deleted ({@code STREAM_ITEM_FLAG_DELETED}). */
+    public static final int FLAG_DELETED = 1;
+    /** Entry flag: same fields as the master entry, names omitted ({@code STREAM_ITEM_FLAG_SAMEFIELDS}). */
+    public static final int FLAG_SAMEFIELDS = 2;
 
-    /** A modelled listpack node: the id of its last appended entry, its live and appended entry counts. */
+    /**
+     * A listpack node: the master entry's fields, its live and deleted-flagged entry counts, the id of its last
+     * entry (deleted or not) and the listpack's bytes ({@code lpBytes}).
+     */
     private static final class Node {
+        final byte[][] masterFields;
         StreamId last;
         int live;
-        int total;
+        int deleted;
+        long bytes;
 
-        Node(StreamId last, int live, int total) {
+        Node(byte[][] masterFields, StreamId last, int live, int deleted, long bytes) {
+            this.masterFields = masterFields;
             this.last = last;
             this.live = live;
-            this.total = total;
+            this.deleted = deleted;
+            this.bytes = bytes;
+        }
+
+        /** Changes the master entry's counters, and the bytes their integers take. */
+        void count(int liveDelta, int deletedDelta) {
+            bytes += ListpackSizes.integer(live + liveDelta) - ListpackSizes.integer(live)
+                    + ListpackSizes.integer(deleted + deletedDelta) - ListpackSizes.integer(deleted);
+            live += liveDelta;
+            deleted += deletedDelta;
         }
     }
 
+    /** One entry of a node as DUMP writes it: id, fields (flat) and whether it is flagged deleted. */
+    public record NodeEntry(StreamId id, byte[][] fields, boolean deleted) {
+    }
+
+    /** Receives the nodes in id order ({@link #forEachNode}). */
+    @FunctionalInterface
+    public interface NodeVisitor {
+        /** A node keyed {@code master}; {@code entries} are its live and deleted-flagged ones in id order. */
+        void node(StreamId master, byte[][] masterFields, int live, int deleted, List<NodeEntry> entries);
+    }
+
     private final TreeMap<StreamId, byte[][]> entries = new TreeMap<>();
+    /** Entries XDEL or exact trimming flagged deleted, kept while their node lives (Redis's listpacks keep them). */
+    private final TreeMap<StreamId, byte[][]> tombstones = new TreeMap<>();
     private final TreeMap<StreamId, Node> nodes = new TreeMap<>();
     private final TreeMap<byte[], StreamGroup> groups = new TreeMap<>(Arrays::compareUnsigned);
     private StreamId lastId = StreamId.MIN;
@@ -119,24 +155,82 @@ public final class StreamValue implements RedisValue {
     }
 
     /**
-     * Appends an entry; {@code id} must be greater than {@link #lastId()}. {@code fields} is flat (f1, v1, ...) and
-     * kept: its arrays must not change.
+     * Appends an entry as Redis's {@code streamAppendItem}; {@code id} must be greater than {@link #lastId()}.
+     * {@code fields} is flat (f1, v1, ...) and kept: its arrays must not change. The tail node takes it unless the
+     * node's bytes plus the entry's field and value bytes reach {@code nodeMaxBytes} ({@code stream-node-max-bytes};
+     * 0 or above {@link #LISTPACK_MAX_SIZE}: that size) or the node holds {@code nodeMaxEntries} entries, deleted
+     * ones included ({@code stream-node-max-entries}; 0: no count limit); then a new node starts with this entry's
+     * fields as its master fields.
      */
-    public void append(StreamId id, byte[][] fields) {
+    public void append(StreamId id, byte[][] fields, long nodeMaxBytes, long nodeMaxEntries) {
         assert id.compareTo(lastId) > 0 : id + " <= " + lastId;
         entries.put(id, fields);
         Map.Entry<StreamId, Node> tail = nodes.lastEntry();
-        if (tail == null || tail.getValue().total >= NODE_MAX_ENTRIES) {
-            nodes.put(id, new Node(id, 1, 1));
-        } else {
-            Node n = tail.getValue();
-            n.last = id;
-            n.live++;
-            n.total++;
+        Node n = tail == null ? null : tail.getValue();
+        if (n != null) {
+            long max = nodeMaxBytes == 0 || nodeMaxBytes > LISTPACK_MAX_SIZE ? LISTPACK_MAX_SIZE : nodeMaxBytes;
+            long dataBytes = 0;
+            for (byte[] b : fields) {
+                dataBytes += b.length;
+            }
+            if (n.bytes + dataBytes >= max || nodeMaxEntries != 0 && (long) n.live + n.deleted >= nodeMaxEntries) {
+                n = null;
+            }
         }
+        StreamId master;
+        boolean same;
+        if (n == null) {
+            byte[][] names = new byte[fields.length / 2][];
+            long bytes = ListpackSizes.EMPTY + ListpackSizes.integer(1) + ListpackSizes.integer(0)
+                    + ListpackSizes.integer(names.length) + ListpackSizes.integer(0);
+            for (int i = 0; i < names.length; i++) {
+                names[i] = fields[2 * i];
+                bytes += ListpackSizes.element(names[i]);
+            }
+            n = new Node(names, id, 1, 0, bytes);
+            nodes.put(id, n);
+            master = id;
+            same = true;
+        } else {
+            master = tail.getKey();
+            n.count(1, 0);
+            n.last = id;
+            same = sameFields(n.masterFields, fields);
+        }
+        n.bytes += entryBytes(id, master, fields, same);
         lastId = id;
         entriesAdded++;
         fieldBytes += bytesOf(fields);
+    }
+
+    /** Whether {@code fields} (flat) has exactly the names {@code master}, in order (the SAMEFIELDS flag). */
+    public static boolean sameFields(byte[][] master, byte[][] fields) {
+        if (master.length * 2 != fields.length) {
+            return false;
+        }
+        for (int i = 0; i < master.length; i++) {
+            if (!Arrays.equals(master[i], fields[2 * i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The listpack bytes of an entry: flags, id deltas, [num-fields, names,] values, lp-count. */
+    private static long entryBytes(StreamId id, StreamId master, byte[][] fields, boolean same) {
+        int pairs = fields.length / 2;
+        long b = ListpackSizes.integer(same ? FLAG_SAMEFIELDS : 0) + ListpackSizes.integer(id.ms() - master.ms())
+                + ListpackSizes.integer(id.seq() - master.seq());
+        if (!same) {
+            b += ListpackSizes.integer(pairs);
+        }
+        for (int i = 0; i < fields.length; i += 2) {
+            if (!same) {
+                b += ListpackSizes.element(fields[i]);
+            }
+            b += ListpackSizes.element(fields[i + 1]);
+        }
+        return b + ListpackSizes.integer(pairs + 3L + (same ? 0 : pairs + 1L));
     }
 
     /** Deletes entry {@code id} (XDEL): true when it existed; raises {@link #maxDeletedId()} to it. */
@@ -150,17 +244,40 @@ public final class StreamValue implements RedisValue {
         return true;
     }
 
+    /** XDEL's {@code streamIteratorRemoveEntry}: flags the entry deleted, or drops its node with its last entry. */
     private boolean removeEntry(StreamId id) {
         byte[][] f = entries.remove(id);
         if (f == null) {
             return false;
         }
-        fieldBytes -= bytesOf(f);
         Map.Entry<StreamId, Node> e = nodes.floorEntry(id);
-        if (--e.getValue().live == 0) {
-            nodes.remove(e.getKey());
+        Node n = e.getValue();
+        if (n.live == 1) {
+            fieldBytes -= bytesOf(f);
+            dropNode(e.getKey(), n);
+        } else {
+            n.count(-1, 1);
+            tombstones.put(id, f);
         }
         return true;
+    }
+
+    /** Removes node {@code key} with its live and deleted-flagged entries; returns how many were live. */
+    private int dropNode(StreamId key, Node n) {
+        int live = 0;
+        NavigableMap<StreamId, byte[][]> part = entries.subMap(key, true, n.last, true);
+        for (byte[][] f : part.values()) {
+            fieldBytes -= bytesOf(f);
+            live++;
+        }
+        part.clear();
+        NavigableMap<StreamId, byte[][]> dead = tombstones.subMap(key, true, n.last, true);
+        for (byte[][] f : dead.values()) {
+            fieldBytes -= bytesOf(f);
+        }
+        dead.clear();
+        nodes.remove(key);
+        return live;
     }
 
     /**
@@ -172,40 +289,84 @@ public final class StreamValue implements RedisValue {
      */
     public long trim(long maxlen, StreamId minid, boolean approx, long limit) {
         long deleted = 0;
-        while (!nodes.isEmpty()) {
+        Map.Entry<StreamId, Node> head = nodes.firstEntry();
+        while (head != null) {
             if (minid == null && entries.size() <= maxlen) {
                 break;
             }
-            Map.Entry<StreamId, Node> head = nodes.firstEntry();
             Node n = head.getValue();
             if (limit > 0 && deleted + n.live > limit) {
                 break;
             }
             boolean whole = minid == null ? entries.size() - n.live >= maxlen : n.last.compareTo(minid) < 0;
             if (whole) {
-                NavigableMap<StreamId, byte[][]> part = entries.headMap(n.last, true);
-                for (byte[][] f : part.values()) {
-                    fieldBytes -= bytesOf(f);
-                }
-                deleted += part.size();
-                part.clear();
-                nodes.remove(head.getKey());
+                deleted += dropNode(head.getKey(), n);
+                head = nodes.higherEntry(head.getKey());
                 continue;
             }
             if (approx) {
                 break;
             }
-            while (!entries.isEmpty()) {
-                StreamId first = entries.firstKey();
-                if (minid == null ? entries.size() <= maxlen : first.compareTo(minid) >= 0) {
+            // inside the node: flag entries deleted up to the threshold (the node stays, even with none live)
+            int marked = 0;
+            var it = entries.subMap(head.getKey(), true, n.last, true).entrySet().iterator();
+            while (it.hasNext()) {
+                Map.Entry<StreamId, byte[][]> x = it.next();
+                if (minid == null ? entries.size() <= maxlen : x.getKey().compareTo(minid) >= 0) {
                     break;
                 }
-                removeEntry(first);
-                deleted++;
+                tombstones.put(x.getKey(), x.getValue());
+                it.remove();
+                marked++;
             }
+            n.count(-marked, marked);
+            deleted += marked;
             break;
         }
         return deleted;
+    }
+
+    /** The nodes in id order, for DUMP. */
+    public void forEachNode(NodeVisitor v) {
+        for (Map.Entry<StreamId, Node> e : nodes.entrySet()) {
+            Node n = e.getValue();
+            List<NodeEntry> list = new ArrayList<>(n.live + n.deleted);
+            var live = entries.subMap(e.getKey(), true, n.last, true).entrySet().iterator();
+            var dead = tombstones.subMap(e.getKey(), true, n.last, true).entrySet().iterator();
+            Map.Entry<StreamId, byte[][]> a = live.hasNext() ? live.next() : null;
+            Map.Entry<StreamId, byte[][]> d = dead.hasNext() ? dead.next() : null;
+            while (a != null || d != null) {
+                if (d == null || a != null && a.getKey().compareTo(d.getKey()) < 0) {
+                    list.add(new NodeEntry(a.getKey(), a.getValue(), false));
+                    a = live.hasNext() ? live.next() : null;
+                } else {
+                    list.add(new NodeEntry(d.getKey(), d.getValue(), true));
+                    d = dead.hasNext() ? dead.next() : null;
+                }
+            }
+            v.node(e.getKey(), n.masterFields, n.live, n.deleted, list);
+        }
+    }
+
+    /**
+     * Adds a node read from a DUMP payload (RESTORE): keyed {@code master}, with its master fields, its entries
+     * (live and deleted-flagged, ascending, all at or above {@code master} and above the previous node's) and its
+     * listpack's {@code bytes}. Counters ({@link #setId}) are set separately.
+     */
+    public void restoreNode(StreamId master, byte[][] masterFields, List<NodeEntry> nodeEntries, long bytes) {
+        int live = 0;
+        for (NodeEntry x : nodeEntries) {
+            (x.deleted() ? tombstones : entries).put(x.id(), x.fields());
+            fieldBytes += bytesOf(x.fields());
+            live += x.deleted() ? 0 : 1;
+        }
+        nodes.put(master, new Node(masterFields, nodeEntries.get(nodeEntries.size() - 1).id(), live,
+                nodeEntries.size() - live, bytes));
+    }
+
+    /** The last node's last entry id (deleted or not), or null without nodes (RESTORE checks node order). */
+    public StreamId lastNodeEntry() {
+        return nodes.isEmpty() ? null : nodes.lastEntry().getValue().last;
     }
 
     /**
@@ -348,7 +509,8 @@ public final class StreamValue implements RedisValue {
     public StreamValue copy() {
         StreamValue s = new StreamValue();
         s.entries.putAll(entries);
-        nodes.forEach((k, n) -> s.nodes.put(k, new Node(n.last, n.live, n.total)));
+        s.tombstones.putAll(tombstones);
+        nodes.forEach((k, n) -> s.nodes.put(k, new Node(n.masterFields, n.last, n.live, n.deleted, n.bytes)));
         groups.forEach((k, g) -> s.groups.put(k, g.copy()));
         s.lastId = lastId;
         s.entriesAdded = entriesAdded;
@@ -370,7 +532,8 @@ public final class StreamValue implements RedisValue {
      * consumer and {@code XCLAIM k g c 0 id TIME t RETRYCOUNT n FORCE JUSTID} per pending entry; then the ghosts
      * go again ({@code XTRIM k MINID <first entry>} for those before the first entry, or {@code MAXLEN 0} when no
      * entry is left, and {@code XDEL} for the others) and {@code XSETID k last ENTRIESADDED n MAXDELETEDID id}
-     * restores the counters. Not rebuilt: consumers' seen times, and the modelled node boundaries.
+     * restores the counters. Not rebuilt: consumers' seen times, the node boundaries and the deleted-flagged
+     * entries (a replay builds its nodes under the replaying server's {@code stream-node-max-*}).
      */
     @Override
     public void rebuild(byte[] key, Consumer<byte[][]> frames) {
@@ -453,7 +616,7 @@ public final class StreamValue implements RedisValue {
         for (StreamGroup g : groups.values()) {
             groupBytes += 64 + 48L * g.pel.size() + 64L * g.consumers.size();
         }
-        return 96 + fieldBytes + 40L * entries.size() + 48L * nodes.size() + groupBytes;
+        return 96 + fieldBytes + 40L * (entries.size() + tombstones.size()) + 48L * nodes.size() + groupBytes;
     }
 
     private static long bytesOf(byte[][] fields) {

@@ -1,5 +1,6 @@
 package io.kevy.engine.type;
 
+import io.kevy.engine.config.EncodingLimits;
 import io.kevy.engine.struct.Dict;
 import io.kevy.engine.struct.SkipList;
 import io.kevy.engine.text.RedisNumbers;
@@ -14,7 +15,8 @@ import java.util.function.Consumer;
  * lookups, plus a {@link SkipList} ordered by (score, member) for ranks and ranges. Both hold the same members.
  *
  * <p>OBJECT ENCODING reports {@code listpack} while the set is within Redis 7.0's
- * {@code zset-max-listpack-entries} (128) and {@code zset-max-listpack-value} (64 bytes per member), and
+ * {@code zset-max-listpack-entries} (default 128) and {@code zset-max-listpack-value} (default 64 bytes per member;
+ * the live limits of the {@link EncodingLimits} it was created with), and
  * {@code skiplist} once it has outgrown them (and from then on, as Redis never converts back on deletes).
  * Redis stores listpack scores as text, which turns {@code -0} into {@code 0}; this class does the same while the
  * encoding is listpack, so ZSCORE answers as Redis does in both encodings.
@@ -27,18 +29,36 @@ public final class ZSetValue implements RedisValue {
 
     private final Dict<Object> dict = new Dict<>();
     private final SkipList list = new SkipList();
+    private final EncodingLimits limits;
     private boolean skiplist;
 
-    /** An empty sorted set in the listpack encoding. */
+    /** An empty sorted set in the listpack encoding, under Redis's default limits. */
     public ZSetValue() {
+        this(false, EncodingLimits.DEFAULTS);
+    }
+
+    /** An empty sorted set in the listpack encoding whose encoding follows {@code limits} (live CONFIG). */
+    public ZSetValue(EncodingLimits limits) {
+        this(false, limits);
     }
 
     /**
      * An empty sorted set that starts in the skiplist encoding when {@code skiplist} (as Redis creates one for a
-     * result known to be large).
+     * result known to be large), under Redis's default limits.
      */
     public ZSetValue(boolean skiplist) {
+        this(skiplist, EncodingLimits.DEFAULTS);
+    }
+
+    /** As {@link #ZSetValue(boolean)}, the encoding following {@code limits} afterwards. */
+    public ZSetValue(boolean skiplist, EncodingLimits limits) {
         this.skiplist = skiplist;
+        this.limits = limits;
+    }
+
+    /** Whether {@code size} members, the longest {@code longest} bytes, exceed the listpack limits. */
+    public static boolean exceedsListpack(long size, long longest, EncodingLimits limits) {
+        return size > limits.zsetMaxListpackEntries() || longest > limits.zsetMaxListpackValue();
     }
 
     /**
@@ -66,7 +86,7 @@ public final class ZSetValue implements RedisValue {
      * @return the score stored (differs from {@code score} only for {@code -0} in the listpack encoding)
      */
     public double insert(byte[] member, double score) {
-        if (!skiplist && (dict.size() + 1 > LISTPACK_MAX_ENTRIES || member.length > LISTPACK_MAX_VALUE)) {
+        if (!skiplist && exceedsListpack(dict.size() + 1L, member.length, limits)) {
             skiplist = true;
         }
         double s = stored(score);
@@ -230,11 +250,11 @@ public final class ZSetValue implements RedisValue {
      * {@code zsetConvertToListpackIfNeeded} does for ZUNIONSTORE, ZINTERSTORE and ZDIFFSTORE results.
      */
     public void convertToListpackIfFits() {
-        if (!skiplist || dict.size() > LISTPACK_MAX_ENTRIES) {
+        if (!skiplist || dict.size() > limits.zsetMaxListpackEntries()) {
             return;
         }
         for (SkipList.Node n = list.first(); n != null; n = n.next()) {
-            if (n.member().length > LISTPACK_MAX_VALUE) {
+            if (n.member().length > limits.zsetMaxListpackValue()) {
                 return;
             }
         }
@@ -262,7 +282,7 @@ public final class ZSetValue implements RedisValue {
 
     @Override
     public ZSetValue copy() {
-        ZSetValue z = new ZSetValue(skiplist);
+        ZSetValue z = new ZSetValue(skiplist, limits);
         for (SkipList.Node n = list.first(); n != null; n = n.next()) {
             z.insert(n.member(), n.score());
         }

@@ -54,6 +54,42 @@ class ConfigCommandsIT {
                 .containsEntry("hash-max-listpack-entries", "512");
     }
 
+    /** Sets and sorted sets choose their encoding from the live limits, as Redis reads its config at each add. */
+    @Test
+    void setAndSortedSetEncodingsFollowConfigSet() {
+        try {
+            oracle.same("CONFIG", "SET", "set-max-intset-entries", "2", "zset-max-listpack-entries", "2",
+                    "zset-max-listpack-value", "3");
+            oracle.same("SADD", "{e}s", "1", "2");
+            oracle.same("OBJECT", "ENCODING", "{e}s");
+            oracle.same("SADD", "{e}s", "3");
+            oracle.same("OBJECT", "ENCODING", "{e}s");
+            oracle.same("SCARD", "{e}s"); // a hashtable's order follows Redis's seeded hash: not compared
+            oracle.same("SADD", "{e}t", "5", "4");
+            oracle.same("SUNIONSTORE", "{e}u", "{e}t", "{e}s");
+            oracle.same("OBJECT", "ENCODING", "{e}u");
+            oracle.same("ZADD", "{e}z", "1", "a", "2", "b");
+            oracle.same("OBJECT", "ENCODING", "{e}z");
+            oracle.same("ZADD", "{e}z", "3", "c");
+            oracle.same("OBJECT", "ENCODING", "{e}z");
+            oracle.same("ZADD", "{e}w", "1", "long");
+            oracle.same("OBJECT", "ENCODING", "{e}w");
+            oracle.same("ZRANGESTORE", "{e}r", "{e}z", "0", "-1");
+            oracle.same("OBJECT", "ENCODING", "{e}r");
+            oracle.same("ZUNIONSTORE", "{e}v", "1", "{e}z");
+            oracle.same("OBJECT", "ENCODING", "{e}v");
+            oracle.same("CONFIG", "SET", "set-max-intset-entries", "512", "zset-max-listpack-entries", "128",
+                    "zset-max-listpack-value", "64");
+            oracle.same("SADD", "{e}s2", "1", "2", "3");
+            oracle.same("OBJECT", "ENCODING", "{e}s2");
+            oracle.same("ZADD", "{e}z2", "1", "a", "2", "b", "3", "c");
+            oracle.same("OBJECT", "ENCODING", "{e}z2");
+        } finally {
+            oracle.same("CONFIG", "SET", "set-max-intset-entries", "512", "zset-max-listpack-entries", "128",
+                    "zset-max-listpack-value", "64");
+        }
+    }
+
     @Test
     void setRepliesMatchRedis() {
         oracle.same("CONFIG", "SET", "maxclients", "abc");

@@ -32,12 +32,12 @@ class DumpRestoreIT {
         return oracle.diff().redis();
     }
 
-    private static byte[] b(String s) {
+    static byte[] b(String s) {
         return s.getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** The bytes of a bulk-string reply ({@code $n\r\n...\r\n}). */
-    private static byte[] bulk(byte[] reply) {
+    static byte[] bulk(byte[] reply) {
         String head = new String(reply, 0, Math.min(reply.length, 20), StandardCharsets.ISO_8859_1);
         assertThat(head).startsWith("$");
         int crlf = head.indexOf("\r\n");
@@ -45,11 +45,11 @@ class DumpRestoreIT {
         return Arrays.copyOfRange(reply, crlf + 2, crlf + 2 + n);
     }
 
-    private static byte[] dump(RawClient c, String key) {
+    static byte[] dump(RawClient c, String key) {
         return bulk(c.send(RawClient.encode(b("DUMP"), b(key))).readReplyBytes());
     }
 
-    private static String restore(RawClient c, String key, String ttl, byte[] payload, String... options) {
+    static String restore(RawClient c, String key, String ttl, byte[] payload, String... options) {
         List<byte[]> args = new ArrayList<>(List.of(b("RESTORE"), b(key), b(ttl), payload));
         for (String o : options) {
             args.add(b(o));

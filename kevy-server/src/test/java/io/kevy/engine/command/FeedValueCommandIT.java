@@ -37,6 +37,11 @@ class FeedValueCommandIT {
             raw.call("PEXPIREAT", "z", "99999999999999");
             assertThat(raw.call("FEED.VALUE", "z"))
                     .isEqualTo(head + "6\r\n+zset\r\n:99999999999999\r\n*2\r\n$1\r\nm\r\n$3\r\n1.5\r\n");
+            raw.call("XADD", "x", "1-1", "f", "v");
+            raw.call("XADD", "x", "2-0", "g", "w");
+            raw.call("XDEL", "x", "1-1");
+            assertThat(raw.call("FEED.VALUE", "x")).isEqualTo(head + "9\r\n+stream\r\n:-1\r\n*4\r\n$3\r\n2-0\r\n"
+                    + ":2\r\n$3\r\n1-1\r\n*1\r\n*2\r\n$3\r\n2-0\r\n*2\r\n$1\r\ng\r\n$1\r\nw\r\n");
             assertThat(raw.call("FEED.VALUE")).isEqualTo("-ERR wrong number of arguments for 'feed.value' command\r\n");
             assertThat(raw.call("FEED.VALUE", "a", "b"))
                     .isEqualTo("-ERR wrong number of arguments for 'feed.value' command\r\n");

@@ -76,6 +76,16 @@ class ServerCommandsIT {
         long micros = Long.parseLong(t.get(1));
         assertThat(seconds).isBetween(System.currentTimeMillis() / 1000 - 5, System.currentTimeMillis() / 1000 + 5);
         assertThat(micros).isBetween(0L, 999_999L);
+        // microseconds, not milliseconds times 1000 (rate limiters build sliding windows from them)
+        boolean subMillisecond = false;
+        for (int i = 0; i < 50 && !subMillisecond; i++) {
+            subMillisecond = Long.parseLong(Replies.array(oracle.kevy().raw().call("TIME")).get(1)) % 1000 != 0;
+        }
+        assertThat(subMillisecond).as("a TIME with a microsecond part in 50 calls").isTrue();
+        // and read at each call inside a script, as Redis 7.0's timeCommand (not the script's frozen start time)
+        String script = "local s = redis.call('time') local n = 0 repeat n = n + 1 local t = redis.call('time')"
+                + " until t[1] ~= s[1] or t[2] ~= s[2] return n";
+        assertThat(oracle.kevy().raw().call("EVAL", script, "0")).startsWith(":");
     }
 
     @Test

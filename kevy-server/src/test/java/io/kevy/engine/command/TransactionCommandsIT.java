@@ -206,15 +206,15 @@ class TransactionCommandsIT {
 
     @Test
     void watchedKeyThatExpiresAfterWatchAbortsExec() throws InterruptedException {
-        oracle.same("SET", "x", "1", "PX", "50");
+        oracle.same("SET", "x", "1", "PX", "1000"); // WATCH must come before the expiry on both servers, even loaded
         oracle.same("WATCH", "x");
-        Thread.sleep(100); // let the TTL pass; nothing reaps the key (active expiry is off)
+        Thread.sleep(1100); // let the TTL pass; nothing reaps the key (active expiry is off)
         oracle.same("MULTI");
         oracle.same("PING");
         oracle.same("EXEC");
-        oracle.same("SET", "x", "1", "PX", "50");
+        oracle.same("SET", "x", "1", "PX", "1000"); // WATCH must come before the expiry on both servers, even loaded
         oracle.same("WATCH", "x");
-        Thread.sleep(100);
+        Thread.sleep(1100);
         other.same("GET", "x"); // reaped lazily by another client: a change too
         oracle.same("MULTI");
         oracle.same("PING");

@@ -14,6 +14,7 @@ import io.kevy.feed.client.RebuildResult;
 import io.kevy.feed.client.RebuildScope;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScoredValue;
+import io.lettuce.core.StreamMessage;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -24,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -241,6 +243,7 @@ public final class ChangeEnvelopes {
         } else if (!c.elements().isEmpty()) {
             data.set("elements", array(c.elements()));
         }
+        stream(c, data);
         c.count().ifPresent(n -> data.put("count", n));
         c.ttlMillis().ifPresent(t -> data.put("ttlMs", t));
         c.expireAtMillis().ifPresent(t -> data.put("expireAtMs", t));
@@ -253,6 +256,48 @@ public final class ChangeEnvelopes {
         data.put("exact", c.exact());
         if (c.fromFeed()) {
             data.set("argv", array(c.argv()));
+        }
+    }
+
+    /**
+     * The stream content of a change: {@code entries} (a stream SNAPSHOT: id and fields per entry, ascending) or
+     * {@code ids} (XADD's assigned id, XDEL / XACK / XCLAIM ids, XSETID's, XTRIM MINID's, XGROUP CREATE / SETID's),
+     * {@code group}, {@code consumer}, XGROUP's {@code subcommand}, and the counters {@code lastId},
+     * {@code entriesAdded}, {@code maxDeletedId} (XSETID, a stream SNAPSHOT).
+     */
+    private static void stream(Change<byte[], byte[]> c, ObjectNode data) {
+        List<StreamMessage<byte[], byte[]>> entries = c.streamEntries();
+        if (!entries.isEmpty()) {
+            ArrayNode a = data.putArray("entries");
+            for (StreamMessage<byte[], byte[]> m : entries) {
+                ObjectNode entry = a.addObject();
+                entry.put("id", m.getId());
+                ArrayNode f = entry.putArray("fields");
+                for (Map.Entry<byte[], byte[]> kv : m.getBody().entrySet()) {
+                    ObjectNode pair = f.addObject();
+                    pair.set("name", bytes(kv.getKey()));
+                    pair.set("value", bytes(kv.getValue()));
+                }
+            }
+        } else if (!c.streamIds().isEmpty()) {
+            ArrayNode a = data.putArray("ids");
+            c.streamIds().forEach(a::add);
+        }
+        if (c.streamGroup() != null) {
+            data.set("group", bytes(c.streamGroup()));
+        }
+        if (c.streamConsumer() != null) {
+            data.set("consumer", bytes(c.streamConsumer()));
+        }
+        if (!c.subcommand().isEmpty()) {
+            data.put("subcommand", c.subcommand());
+        }
+        if (c.streamLastId() != null) {
+            data.put("lastId", c.streamLastId());
+        }
+        c.streamEntriesAdded().ifPresent(n -> data.put("entriesAdded", n));
+        if (c.streamMaxDeletedId() != null) {
+            data.put("maxDeletedId", c.streamMaxDeletedId());
         }
     }
 

@@ -124,6 +124,74 @@ class ChangeEnvelopesTest {
         }
     }
 
+    /** Our stream effect frames (docs/cdc.md) and upstream's verbatim stream commands. */
+    private static final String[][] STREAM_SHAPES = {
+        {"XADD", "s", "1700000000000-0", "f", "v", "g", "w"}, {"XADD", "s", "MAXLEN", "=", "3", "5-1", "f", "v"},
+        {"XADD", "s", "*", "f", "v"}, {"XADD", "s", "NOMKSTREAM", "MINID", "~", "5", "*", "f", "v"},
+        {"XTRIM", "s", "MAXLEN", "=", "2"}, {"XTRIM", "s", "MINID", "5-0"}, {"XTRIM", "s", "MAXLEN", "~", "2", "LIMIT", "10"},
+        {"XDEL", "s", "1-1", "2-0"}, {"XSETID", "s", "9-9", "ENTRIESADDED", "12", "MAXDELETEDID", "4-0"},
+        {"XSETID", "s", "9-9"}, {"XGROUP", "CREATE", "s", "g", "0-0", "ENTRIESREAD", "0"},
+        {"XGROUP", "CREATE", "s", "g", "$", "MKSTREAM"}, {"XGROUP", "SETID", "s", "g", "5-0"},
+        {"XGROUP", "DESTROY", "s", "g"}, {"XGROUP", "CREATECONSUMER", "s", "g", "c"},
+        {"XGROUP", "DELCONSUMER", "s", "g", "c"}, {"XACK", "s", "g", "1-1", "2-0"},
+        {"XCLAIM", "s", "g", "c", "0", "1-1", "TIME", "1700000000000", "RETRYCOUNT", "1", "FORCE", "JUSTID"},
+        {"XCLAIM", "s", "g", "c", "3600000", "1-1"}, {"XAUTOCLAIM", "s", "g", "c", "0", "0-0"},
+        {"XREADGROUP", "GROUP", "g", "c", "COUNT", "2", "STREAMS", "s", "t", ">", ">"},
+    };
+
+    @Test
+    void everyStreamOpValidatesAndCarriesItsIdsGroupAndCounters() {
+        for (String[] argv : STREAM_SHAPES) {
+            Change<String, String> c = change(0, 3, 7, argv);
+            valid(ENV.envelope(c));
+            ENV.perKey(c).forEach(ChangeEnvelopesTest::valid);
+        }
+        JsonNode xadd = ENV.envelope(change(0, 3, 7, "XADD", "s", "MAXLEN", "=", "3", "5-1", "f", "v")).get("data");
+        assertThat(xadd.get("op").asText()).isEqualTo("xadd");
+        assertThat(xadd.get("ids").toString()).isEqualTo("[\"5-1\"]");
+        assertThat(xadd.get("fields").toString()).isEqualTo("[{\"name\":\"f\",\"value\":\"v\"}]");
+        assertThat(xadd.get("count").asLong()).isEqualTo(3);
+        assertThat(xadd.get("valueType").asText()).isEqualTo("stream");
+        assertThat(ENV.envelope(change(0, 3, 7, "XADD", "s", "*", "f", "v")).get("data").has("ids")).isFalse();
+        JsonNode setid = ENV.envelope(change(0, 3, 8, "XSETID", "s", "9-9", "ENTRIESADDED", "12", "MAXDELETEDID",
+                "4-0")).get("data");
+        assertThat(setid.get("lastId").asText()).isEqualTo("9-9");
+        assertThat(setid.get("entriesAdded").asLong()).isEqualTo(12);
+        assertThat(setid.get("maxDeletedId").asText()).isEqualTo("4-0");
+        JsonNode group = ENV.envelope(change(0, 3, 9, "XGROUP", "CREATECONSUMER", "s", "g", "c")).get("data");
+        assertThat(group.get("key").asText()).isEqualTo("s");
+        assertThat(group.get("subcommand").asText()).isEqualTo("CREATECONSUMER");
+        assertThat(group.get("group").asText()).isEqualTo("g");
+        assertThat(group.get("consumer").asText()).isEqualTo("c");
+        JsonNode claim = ENV.envelope(change(0, 3, 10, "XCLAIM", "s", "g", "c", "0", "1-1", "TIME", "1700000000000",
+                "RETRYCOUNT", "1", "FORCE", "JUSTID")).get("data");
+        assertThat(claim.get("ids").toString()).isEqualTo("[\"1-1\"]");
+        assertThat(claim.get("exact").asBoolean()).isTrue();
+        JsonNode ack = ENV.envelope(change(0, 3, 11, "XACK", "s", "g", "1-1", "2-0")).get("data");
+        assertThat(ack.get("ids").toString()).isEqualTo("[\"1-1\",\"2-0\"]");
+        assertThat(ack.get("group").asText()).isEqualTo("g");
+    }
+
+    @Test
+    void aStreamSnapshotCarriesItsEntriesAndCounters() {
+        Cursor carried = new Cursor(1, 9, 100);
+        io.kevy.feed.client.KeySnapshot stream = new io.kevy.feed.client.KeySnapshot(TestChanges.utf8("s"),
+                io.kevy.feed.client.ValueType.STREAM,
+                java.util.Arrays.stream(new String[] {"5-0", "3", "2-0", "1-0", "4", "f", "v", "g", "w", "5-0", "2",
+                    "f", "x"}).map(TestChanges::utf8).toList(), -1, -1);
+        ObjectNode e = ENV.envelope(TestChanges.snapshot(StringCodec.UTF8, carried, 0, stream, 1_000L));
+        valid(e);
+        JsonNode d = e.get("data");
+        assertThat(d.get("valueType").asText()).isEqualTo("stream");
+        assertThat(d.get("entries").toString()).isEqualTo("[{\"id\":\"1-0\",\"fields\":[{\"name\":\"f\","
+                + "\"value\":\"v\"},{\"name\":\"g\",\"value\":\"w\"}]},{\"id\":\"5-0\",\"fields\":"
+                + "[{\"name\":\"f\",\"value\":\"x\"}]}]");
+        assertThat(d.get("lastId").asText()).isEqualTo("5-0");
+        assertThat(d.get("entriesAdded").asLong()).isEqualTo(3);
+        assertThat(d.get("maxDeletedId").asText()).isEqualTo("2-0");
+        assertThat(d.has("ids")).isFalse();
+    }
+
     @Test
     void zsetScoresKeepInfinities() {
         ObjectNode e = ENV.envelope(change(0, 1, 0, "ZADD", "z", "inf", "a", "-inf", "b", "1.5", "c"));

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntFunction;
 import java.util.function.IntSupplier;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
 import org.slf4j.Logger;
@@ -20,10 +21,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>How a stored offset maps to the consumer's start: none for any assigned shard: empty (the start.from
  * policy); an offset of another shard count: a record of that count (the consumer rebuilds every shard,
- * {@code SHARD_COUNT_CHANGED}); an unfinished rebuild's offset ({@code "snapshot": true}) or an assigned shard
- * without one while others have one: generation 0, which names no stream (generations are at least 1, feed
- * contract §5), so the consumer rebuilds that shard ({@code GENERATION_GONE}). Unassigned shards get
- * placeholders the consumer ignores. Thread-safe.
+ * {@code SHARD_COUNT_CHANGED}); an unfinished rebuild's offset ({@code "snapshot": true}): generation 0, which
+ * names no stream (generations are at least 1, feed contract §5), so the consumer rebuilds that shard
+ * ({@code GENERATION_GONE}). An assigned shard without an offset while others have one (the task stopped before
+ * Connect committed a record of that shard) follows {@code start.from} for that shard alone: {@code earliest}
+ * starts at offset 0 of the shard's generation now (its whole backlog, so no change made since the first start
+ * is skipped), {@code tail} and {@code rebuild} rebuild it (a tail taken now would skip the changes made since
+ * the task first started). Unassigned shards get placeholders the consumer ignores. Thread-safe.
  */
 final class ConnectCursorStore implements CursorStore {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectCursorStore.class);
@@ -31,12 +35,19 @@ final class ConnectCursorStore implements CursorStore {
     private final OffsetStorageReader reader;
     private final List<Integer> shards;
     private final IntSupplier shardCount;
+    private final IntFunction<Cursor> earliest;
 
-    /** {@code shardCount}: the server's shard count now (asked at load). */
-    ConnectCursorStore(OffsetStorageReader reader, List<Integer> shards, IntSupplier shardCount) {
+    /**
+     * {@code shardCount}: the server's shard count now (asked at load); {@code earliest}: the first cursor of a
+     * shard's backlog now (FEED.TAIL with offset 0), for a shard without an offset when {@code start.from} is
+     * {@code earliest}, or null for the other policies (such a shard rebuilds).
+     */
+    ConnectCursorStore(OffsetStorageReader reader, List<Integer> shards, IntSupplier shardCount,
+            IntFunction<Cursor> earliest) {
         this.reader = reader;
         this.shards = List.copyOf(shards);
         this.shardCount = shardCount;
+        this.earliest = earliest;
     }
 
     @Override
@@ -49,9 +60,11 @@ final class ConnectCursorStore implements CursorStore {
         Map<Map<String, Object>, Map<String, Object>> stored = reader.offsets(partitions);
         Cursor[] cursors = new Cursor[n];
         boolean any = false;
+        List<Integer> without = new ArrayList<>();
         for (int s : shards) {
             Map<String, Object> o = stored.get(SourceOffsets.partition(s));
             if (o == null) {
+                without.add(s);
                 continue;
             }
             any = true;
@@ -69,6 +82,14 @@ final class ConnectCursorStore implements CursorStore {
         }
         if (!any) {
             return Optional.empty();
+        }
+        for (int s : without) {
+            if (earliest != null && s < n) {
+                cursors[s] = earliest.apply(s);
+                LOG.info("{}: shard {} has no offset yet: starting at its earliest, {}", consumer, s, cursors[s]);
+            } else {
+                LOG.info("{}: shard {} has no offset yet: rebuilding it", consumer, s);
+            }
         }
         List<Cursor> all = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {

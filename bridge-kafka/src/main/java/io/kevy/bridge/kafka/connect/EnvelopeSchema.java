@@ -25,6 +25,10 @@ final class EnvelopeSchema {
     static final Schema SCORED = SchemaBuilder.struct().name("io.kevy.change.Scored")
             .field("member", Schema.STRING_SCHEMA).field("score", Schema.FLOAT64_SCHEMA).build();
     static final Schema STRINGS = SchemaBuilder.array(Schema.STRING_SCHEMA).optional().build();
+    static final Schema FIELDS = SchemaBuilder.array(FIELD).optional().build();
+    /** A stream snapshot's entry: its id and fields in entry order. */
+    static final Schema ENTRY = SchemaBuilder.struct().name("io.kevy.change.StreamEntry")
+            .field("id", Schema.STRING_SCHEMA).field("fields", FIELDS).build();
 
     static final Schema DATA = SchemaBuilder.struct().name("io.kevy.change.Data")
             .field("op", Schema.STRING_SCHEMA)
@@ -34,11 +38,19 @@ final class EnvelopeSchema {
             .field("generation", Schema.INT64_SCHEMA)
             .field("offset", Schema.INT64_SCHEMA)
             .field("value", Schema.OPTIONAL_STRING_SCHEMA)
-            .field("fields", SchemaBuilder.array(FIELD).optional().build())
+            .field("fields", FIELDS)
             .field("fieldNames", STRINGS)
             .field("elements", STRINGS)
             .field("scored", SchemaBuilder.array(SCORED).optional().build())
             .field("count", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("ids", STRINGS)
+            .field("entries", SchemaBuilder.array(ENTRY).optional().build())
+            .field("group", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("consumer", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("subcommand", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("lastId", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("entriesAdded", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("maxDeletedId", Schema.OPTIONAL_STRING_SCHEMA)
             .field("ttlMs", Schema.OPTIONAL_INT64_SCHEMA)
             .field("expireAtMs", Schema.OPTIONAL_INT64_SCHEMA)
             .field("keepTtl", Schema.OPTIONAL_BOOLEAN_SCHEMA)

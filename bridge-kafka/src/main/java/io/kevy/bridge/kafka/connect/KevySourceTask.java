@@ -1,9 +1,11 @@
 package io.kevy.bridge.kafka.connect;
 
 import io.kevy.feed.client.ConsumerFailedException;
+import io.kevy.feed.client.Cursor;
 import io.kevy.feed.client.FeedConsumer;
 import io.kevy.feed.client.FeedSource;
 import io.kevy.feed.client.ScanRebuild;
+import io.kevy.feed.client.StartFrom;
 import io.kevy.feed.client.envelope.ChangeEnvelopes;
 import io.lettuce.core.codec.ByteArrayCodec;
 import java.nio.ByteBuffer;
@@ -73,7 +75,8 @@ public final class KevySourceTask extends SourceTask {
                 .source(source)
                 .name(name)
                 .assign(shards)
-                .cursorStore(new ConnectCursorStore(context.offsetStorageReader(), shards, () -> planned))
+                .cursorStore(new ConnectCursorStore(context.offsetStorageReader(), shards, () -> planned,
+                        config.startFrom() == StartFrom.EARLIEST ? this::earliest : null))
                 .sink(handOff)
                 .startFrom(config.startFrom())
                 .batchSize(config.getInt(KevySourceConnectorConfig.BATCH_SIZE))
@@ -101,6 +104,18 @@ public final class KevySourceTask extends SourceTask {
         metrics.bind(consumer);
         consumer.start();
         LOG.info("kevy source task {} reading shard(s) {} of {} from {}", name, shards, planned, source.authority());
+    }
+
+    /** The first cursor of {@code shard}'s backlog now: its FEED.TAIL with offset 0 (as StartFrom.EARLIEST). */
+    private Cursor earliest(int shard) {
+        try {
+            return source.tail(shard).toCompletableFuture().get(30, TimeUnit.SECONDS).withOffset(0);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectException("interrupted while reading FEED.TAIL of shard " + shard, e);
+        } catch (Exception e) {
+            throw new ConnectException("FEED.TAIL of shard " + shard + " failed: " + e, e);
+        }
     }
 
     /** {@code kevy-connect.<connector>.<task>} within the consumer-name alphabet. */

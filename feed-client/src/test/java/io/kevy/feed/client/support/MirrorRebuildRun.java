@@ -2,10 +2,15 @@ package io.kevy.feed.client.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kevy.common.Slots;
+import io.kevy.feed.client.ConsumerListener;
 import io.kevy.feed.client.FeedMirror;
 import io.kevy.feed.client.FeedSource;
 import io.kevy.feed.client.KeySnapshot;
 import io.kevy.feed.client.MirroredValue;
+import io.kevy.feed.client.RebuildReason;
+import io.kevy.feed.client.RebuildResult;
+import io.kevy.feed.client.RebuildScope;
 import io.kevy.feed.client.ScanPage;
 import io.lettuce.core.codec.StringCodec;
 import java.nio.charset.StandardCharsets;
@@ -16,25 +21,37 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.awaitility.Awaitility;
 
 /**
  * The randomized exact-rebuild run of issue 31: a {@link FeedMirror} over {@code m:} keys, then {@code rounds}
- * forced rebuilds ({@code FeedConsumer.rebuild()}: every shard rebuilt while writers run), each made while
- * {@code writers} threads run RENAME, RENAMENX, COPY, LMOVE, SMOVE, pushes, pops, LTRIM, LREM, hashes, sets,
- * zsets, DEL, expiries (short PX / EXPIRE that fire, far PXAT that do not, PERSIST) and MULTI blocks on keys
- * of a few hash tags (so moves are same-shard) and across tags. After each round the writers stop, every due
- * expiry is forced (the server's reads expire keys lazily, emitting DEL), the consumer catches up, and the
- * mirror must equal the server: type, value and absolute expiry (PEXPIRETIME) of every key. Seeded; the seed
- * is printed.
+ * real FEEDRESYNCs, each forced while {@code writers} threads run RENAME, RENAMENX, COPY, LMOVE, SMOVE, pushes,
+ * pops, LTRIM, LREM, hashes, sets, zsets, streams (XADD with and without MAXLEN = / ~, XTRIM MAXLEN / MINID,
+ * XDEL, XSETID, XGROUP CREATE MKSTREAM, XREADGROUP, XACK; entries compared as XRANGE - + reads them), DEL,
+ * expiries (short PX / EXPIRE that fire, far PXAT that do not, PERSIST) and MULTI blocks on keys of a few hash
+ * tags (one tag per shard at least, so every shard has mirrored keys; moves mostly same-shard) and across
+ * tags. A round: the writers start; {@link ResyncingFeedSource#hold} holds the consumer's FEED.READs; big SETs
+ * of non-mirrored {@code fill:} keys overrun every shard's backlog until the server answers FEEDRESYNC at each
+ * held cursor; the reads are released, get {@code -FEEDRESYNC}, and the consumer rebuilds every shard
+ * ({@link RebuildReason#RESYNC}) while the writers go on; then the writers stop, every due expiry is forced (the
+ * server's reads expire keys lazily, emitting DEL), the consumer catches up, and the mirror must equal the
+ * server: type, value and absolute expiry (PEXPIRETIME) of every key. Seeded; the seed and round count are
+ * printed.
  */
 public final class MirrorRebuildRun {
     private static final int TAGS = 4;
     private static final int KEYS_PER_TAG = 12;
     private static final long SHORT_TTL_MAX = 40;
+    /** The fill's value: 8 KiB, so a few dozen SETs overrun a small backlog. */
+    private static final String FILL = "x".repeat(8 << 10);
+    /** SETs per shard between two eviction checks. */
+    private static final int FILL_STEP = 8;
 
     /** The mirror's changes per key in the current round (printed for the keys that differ). */
     private static final Map<String, List<String>> HISTORY = new java.util.HashMap<>();
@@ -42,37 +59,74 @@ public final class MirrorRebuildRun {
     private MirrorRebuildRun() {
     }
 
+    /** One writer thread's client: a connection (MULTI state carries between calls) or an embedded store. */
+    public interface Writer {
+        /** Runs one command (verb first) and returns its reply, whatever it is. */
+        Object call(String... argv);
+
+        /** MULTI, the block, EXEC on this client; the default sends them with {@link #call} (a connection). */
+        default Object multi(List<String[]> block) {
+            call("MULTI");
+            for (String[] argv : block) {
+                call(argv);
+            }
+            return call("EXEC");
+        }
+    }
+
     /**
      * Runs it.
      *
-     * @param writer  a new writer per thread: runs one command (argv) and returns anything
-     * @param multi   whether the writer keeps MULTI state across calls (false for an embedded store)
+     * @param source  the source the mirror reads, wrapped so the test can force FEEDRESYNCs
+     * @param writer  a new writer per thread (-1: the preload, -2: the backlog fill)
      */
-    public static void run(String label, FeedSource source, Function<Integer, Function<String[], Object>> writer,
-            boolean multi, int rounds, int writers, long seed) throws Exception {
-        run(label, source, writer, multi, false, rounds, writers, seed);
+    public static void run(String label, ResyncingFeedSource source, Function<Integer, Writer> writer, int rounds,
+            int writers, long seed) throws Exception {
+        run(label, source, writer, false, rounds, writers, seed);
     }
 
     /**
      * As {@link #run} with only commands whose effects are idempotent (no pushes, pops or list moves): what the
      * fallback reads of upstream kevy guarantee (a read holds at least the frames below its cursor, maybe more).
      */
-    public static void runIdempotent(String label, FeedSource source,
-            Function<Integer, Function<String[], Object>> writer, int rounds, int writers, long seed) throws Exception {
-        run(label, source, writer, true, true, rounds, writers, seed);
+    public static void runIdempotent(String label, ResyncingFeedSource source, Function<Integer, Writer> writer,
+            int rounds, int writers, long seed) throws Exception {
+        run(label, source, writer, true, rounds, writers, seed);
     }
 
-    private static void run(String label, FeedSource source, Function<Integer, Function<String[], Object>> writer,
-            boolean multi, boolean idempotent, int rounds, int writers, long seed) throws Exception {
-        System.out.println("MirrorRebuildRun " + label + ": seed " + seed + ", " + rounds + " rebuild(s)");
+    private static void run(String label, ResyncingFeedSource source, Function<Integer, Writer> writer,
+            boolean idempotent, int rounds, int writers, long seed) throws Exception {
+        int shards = source.shards().toCompletableFuture().get();
+        System.out.println("MirrorRebuildRun " + label + ": seed " + seed + ", " + rounds + " forced FEEDRESYNC(s), "
+                + shards + " shard(s)");
+        List<String> tags = tags(shards);
+        List<String> fillKeys = fillKeys(shards);
         Random seeds = new Random(seed);
-        Function<String[], Object> preload = writer.apply(-1);
+        Writer preload = writer.apply(-1);
+        Writer fill = writer.apply(-2);
         Random pre = new Random(seeds.nextLong());
         for (int i = 0; i < 400; i++) {
-            step(preload, pre, false, idempotent, new AtomicLong());
+            step(preload, pre, tags, idempotent, new AtomicLong());
         }
+        Set<Integer> resynced = ConcurrentHashMap.newKeySet();
+        AtomicLong feedResyncs = new AtomicLong();
+        ConsumerListener resyncs = new ConsumerListener() {
+            @Override
+            public void onResync(String consumer, int shard) {
+                feedResyncs.incrementAndGet();
+            }
+
+            @Override
+            public void onRebuild(String consumer, RebuildScope scope, RebuildResult result) {
+                if (scope.reason() == RebuildReason.RESYNC) {
+                    resynced.addAll(scope.carried().keySet());
+                }
+            }
+        };
+        long started = System.nanoTime();
         try (FeedMirror<String, String> mirror = FeedMirror.builder(StringCodec.UTF8).source(source)
-                .name("mirror-" + label).prefixes("m:").listener((k, before, after) -> {
+                .name("mirror-" + label).prefixes("m:").consumer(b -> b.listener(resyncs))
+                .listener((k, before, after) -> {
                     synchronized (HISTORY) {
                         HISTORY.computeIfAbsent(k, x -> new ArrayList<>()).add(before + " -> " + after);
                     }
@@ -83,16 +137,18 @@ public final class MirrorRebuildRun {
                 synchronized (HISTORY) {
                     HISTORY.clear();
                 }
+                resynced.clear();
+                long resyncsBefore = feedResyncs.get();
                 AtomicBoolean stop = new AtomicBoolean();
                 AtomicLong lastShortExpiry = new AtomicLong();
                 AtomicLong ops = new AtomicLong();
                 List<Thread> ts = new ArrayList<>();
                 for (int w = 0; w < writers; w++) {
-                    Function<String[], Object> wr = writer.apply(w);
+                    Writer wr = writer.apply(w);
                     Random r = new Random(seeds.nextLong());
                     Thread t = new Thread(() -> {
                         while (!stop.get()) {
-                            step(wr, r, multi, idempotent, lastShortExpiry);
+                            step(wr, r, tags, idempotent, lastShortExpiry);
                             ops.incrementAndGet();
                         }
                     }, "mirror-writer-" + w);
@@ -100,10 +156,23 @@ public final class MirrorRebuildRun {
                     ts.add(t);
                 }
                 while (ops.get() < 50) {
-                    Thread.onSpinWait(); // the writers are under way before the rebuild starts
+                    Thread.onSpinWait(); // the writers are under way before the resync is forced
                 }
-                mirror.consumer().rebuild().toCompletableFuture().get(60, java.util.concurrent.TimeUnit.SECONDS);
+                long t0 = System.nanoTime();
+                long fills = forceResync(source, fill, fillKeys, shards);
+                long t1 = System.nanoTime();
+                int r0 = round;
+                Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
+                        .alias("round " + r0 + ": every shard rebuilt after its FEEDRESYNC")
+                        .until(() -> {
+                            if (mirror.consumer().state() == io.kevy.feed.client.FeedConsumer.State.FAILED) {
+                                throw new AssertionError("round " + r0 + " of " + label + " (seed " + seed
+                                        + "): the consumer failed: " + mirror.consumer().failure().orElse(null));
+                            }
+                            return resynced.size() == shards;
+                        });
                 long during = ops.get();
+                long t2 = System.nanoTime();
                 stop.set(true);
                 for (Thread t : ts) {
                     t.join();
@@ -131,40 +200,92 @@ public final class MirrorRebuildRun {
                 }
                 assertThat(local).as("round %d of %s (seed %d): mirror == server", round, label, seed)
                         .isEqualTo(server);
-                System.out.println("MirrorRebuildRun " + label + ": round " + round + ": " + during
-                        + " write(s) by the end of the rebuild, " + ops.get() + " in all, " + server.size()
-                        + " key(s) equal");
+                System.out.println("MirrorRebuildRun " + label + ": round " + round + ": "
+                        + (feedResyncs.get() - resyncsBefore) + " FEEDRESYNC(s) after " + fills + " fill SET(s), "
+                        + during + " write(s) by the end of the rebuild, " + ops.get() + " in all, " + server.size()
+                        + " key(s) equal (ms: force " + (t1 - t0) / 1_000_000 + ", rebuild " + (t2 - t1) / 1_000_000
+                        + ", check " + (System.nanoTime() - t2) / 1_000_000 + ")");
             }
             assertThat(mirror.consumer().state()).isEqualTo(io.kevy.feed.client.FeedConsumer.State.RUNNING);
         }
+        System.out.println("MirrorRebuildRun " + label + ": " + rounds + " round(s), seed " + seed + ", "
+                + feedResyncs.get() + " FEEDRESYNC(s) in all, " + (System.nanoTime() - started) / 1_000_000 + " ms");
     }
 
-    private static String key(Random r, int tag) {
-        return "m:{" + tag + "}:" + r.nextInt(KEYS_PER_TAG);
-    }
-
-    /** One random write (or a MULTI block of three). */
-    static void step(Function<String[], Object> w, Random r, boolean multi, boolean idempotent,
-            AtomicLong lastShortExpiry) {
-        if (multi && r.nextInt(12) == 0) {
-            w.apply(new String[] {"MULTI"});
-            for (int i = 0; i < 3; i++) {
-                w.apply(command(r, idempotent, lastShortExpiry));
+    /**
+     * Holds the consumer's reads, overruns every shard's backlog with SETs of {@code fill:} keys until the server
+     * answers FEEDRESYNC at every held cursor, and releases the reads. Returns the SETs it took.
+     */
+    private static long forceResync(ResyncingFeedSource source, Writer fill, List<String> fillKeys, int shards)
+            throws InterruptedException {
+        source.hold();
+        long sets = 0;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        try {
+            while (!source.evicted(shards)) {
+                assertThat(System.nanoTime()).as("the held cursors were evicted within 30 s").isLessThan(deadline);
+                for (String k : fillKeys) {
+                    for (int i = 0; i < FILL_STEP; i++) {
+                        fill.call("SET", k, FILL);
+                        sets++;
+                    }
+                }
             }
-            w.apply(new String[] {"EXEC"});
+        } finally {
+            source.release();
+        }
+        return sets;
+    }
+
+    /** {@value #TAGS} hash tags, the first {@code shards} of them one per shard (a shard with none is never read). */
+    private static List<String> tags(int shards) {
+        List<String> tags = new ArrayList<>();
+        for (int i = 0; tags.size() < TAGS; i++) {
+            String t = "t" + i;
+            if (Slots.shard(("m:{" + t + "}:0").getBytes(StandardCharsets.UTF_8), shards) == tags.size() % shards) {
+                tags.add(t);
+            }
+        }
+        return tags;
+    }
+
+    /** One {@code fill:} key per shard, in shard order. */
+    private static List<String> fillKeys(int shards) {
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; keys.size() < shards; i++) {
+            String k = "fill:{f" + i + "}";
+            if (Slots.shard(k.getBytes(StandardCharsets.UTF_8), shards) == keys.size()) {
+                keys.add(k);
+            }
+        }
+        return keys;
+    }
+
+    private static String key(Random r, List<String> tags, int tag) {
+        return "m:{" + tags.get(tag) + "}:" + r.nextInt(KEYS_PER_TAG);
+    }
+
+    /** One random write, or (one in 12) a MULTI block of three. */
+    static void step(Writer w, Random r, List<String> tags, boolean idempotent, AtomicLong lastShortExpiry) {
+        if (r.nextInt(12) == 0) {
+            List<String[]> block = new ArrayList<>(3);
+            for (int i = 0; i < 3; i++) {
+                block.add(command(r, tags, idempotent, lastShortExpiry));
+            }
+            w.multi(block);
             return;
         }
-        w.apply(command(r, idempotent, lastShortExpiry));
+        w.call(command(r, tags, idempotent, lastShortExpiry));
     }
 
-    private static String[] command(Random r, boolean idempotent, AtomicLong lastShortExpiry) {
-        int pick = r.nextInt(24);
-        while (idempotent && pick >= 8 && pick <= 12) {
-            pick = r.nextInt(24);
+    private static String[] command(Random r, List<String> tags, boolean idempotent, AtomicLong lastShortExpiry) {
+        int pick = r.nextInt(31);
+        while (idempotent && (pick >= 8 && pick <= 12 || pick >= 24)) {
+            pick = r.nextInt(24); // streams: an XADD or trim applied to a read that already holds it is not idempotent
         }
         int tag = r.nextInt(TAGS);
-        String a = key(r, tag);
-        String b = r.nextInt(5) == 0 ? key(r, r.nextInt(TAGS)) : key(r, tag);
+        String a = key(r, tags, tag);
+        String b = r.nextInt(5) == 0 ? key(r, tags, r.nextInt(TAGS)) : key(r, tags, tag);
         String v = "v" + r.nextInt(1000);
         switch (pick) {
             case 0: return new String[] {"SET", a, v};
@@ -198,7 +319,18 @@ public final class MirrorRebuildRun {
             case 20: return new String[] {"ZADD", a, Integer.toString(r.nextInt(50)) + ".5", "z" + r.nextInt(6)};
             case 21: return new String[] {"ZREM", a, "z" + r.nextInt(6)};
             case 22: return new String[] {"DEL", a, b};
-            default: return new String[] {"INCR", a};
+            case 23: return new String[] {"INCR", a};
+            case 24: return new String[] {"XADD", a, "*", "f", v, "g" + r.nextInt(3), v};
+            case 25: return new String[] {"XADD", a, "MAXLEN", r.nextBoolean() ? "~" : "=",
+                    Integer.toString(r.nextInt(5)), "*", "f", v};
+            case 26: return r.nextBoolean() ? new String[] {"XTRIM", a, "MAXLEN", Integer.toString(r.nextInt(5))}
+                    : new String[] {"XTRIM", a, "MINID", Long.toString(System.currentTimeMillis() - r.nextInt(20))};
+            case 27: return new String[] {"XDEL", a, (System.currentTimeMillis() - r.nextInt(10)) + "-"
+                    + r.nextInt(3), (System.currentTimeMillis() - r.nextInt(30)) + "-0"};
+            case 28: return new String[] {"XGROUP", "CREATE", a, "g", "0", "MKSTREAM"};
+            case 29: return r.nextBoolean() ? new String[] {"XREADGROUP", "GROUP", "g", "c" + r.nextInt(2), "COUNT",
+                    "2", "STREAMS", a, ">"} : new String[] {"XACK", a, "g", System.currentTimeMillis() + "-0"};
+            default: return new String[] {"XSETID", a, (System.currentTimeMillis() + r.nextInt(5)) + "-0"};
         }
     }
 
@@ -253,6 +385,16 @@ public final class MirrorRebuildRun {
                     }
                     yield m.toString();
                 }
+                case STREAM -> {
+                    // the entries as XRANGE - + read them (the counters are FeedStreamIT's)
+                    List<String> entries = new ArrayList<>();
+                    for (int j = 3; j < v.size(); ) {
+                        int n = Integer.parseInt(v.get(j + 1));
+                        entries.add(v.get(j) + " " + v.subList(j + 2, j + 2 + n));
+                        j += 2 + n;
+                    }
+                    yield entries.toString();
+                }
                 default -> v.toString();
             };
             out.put(keys.get(i), s.type().word() + " " + content + " pxat " + s.expireAtMillis());
@@ -277,6 +419,18 @@ public final class MirrorRebuildRun {
                     TreeMap<String, Double> t = new TreeMap<>();
                     m.zset().forEach(sv -> t.put(sv.getValue(), sv.getScore()));
                     yield t.toString();
+                }
+                case STREAM -> {
+                    List<String> entries = new ArrayList<>();
+                    for (io.lettuce.core.StreamMessage<String, String> sm : m.stream()) {
+                        List<String> f = new ArrayList<>();
+                        sm.getBody().forEach((k, x) -> {
+                            f.add(k);
+                            f.add(x);
+                        });
+                        entries.add(sm.getId() + " " + f);
+                    }
+                    yield entries.toString();
                 }
                 default -> "?";
             };

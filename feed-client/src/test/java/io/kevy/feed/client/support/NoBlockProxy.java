@@ -32,8 +32,26 @@ public final class NoBlockProxy implements AutoCloseable {
     /** FEED.READ commands without BLOCK, relayed. */
     public final AtomicInteger reads = new AtomicInteger();
 
+    /** FEED.VALUE commands answered {@code -ERR unknown command} ({@link #upstream} only). */
+    public final AtomicInteger feedValueRejected = new AtomicInteger();
+    private final boolean noFeedValue;
+
     /** Listens on a free loopback port and relays to {@code 127.0.0.1:targetPort}. */
     public NoBlockProxy(int targetPort) throws IOException {
+        this(targetPort, false);
+    }
+
+    /**
+     * As {@link #NoBlockProxy(int)}, and FEED.VALUE is answered {@code -ERR unknown command 'FEED.VALUE', with
+     * args beginning with: ...} (Redis 7.0's text for an unknown command), as upstream kevy, which has no
+     * FEED.VALUE: the whole upstream protocol of a rebuild (FEED.TAIL, then the plain reads).
+     */
+    public static NoBlockProxy upstream(int targetPort) throws IOException {
+        return new NoBlockProxy(targetPort, true);
+    }
+
+    private NoBlockProxy(int targetPort, boolean noFeedValue) throws IOException {
+        this.noFeedValue = noFeedValue;
         this.target = targetPort;
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread t = new Thread(this::accept, "no-block-proxy");
@@ -76,6 +94,16 @@ public final class NoBlockProxy implements AutoCloseable {
                 if (durable || isBlockRead(argv)) {
                     (durable ? durableRejected : blockRejected).incrementAndGet();
                     toClient.write("-ERR syntax error\r\n".getBytes(StandardCharsets.US_ASCII));
+                    toClient.flush();
+                    continue;
+                }
+                if (noFeedValue && !argv.isEmpty() && argv.get(0).equalsIgnoreCase("FEED.VALUE")) {
+                    feedValueRejected.incrementAndGet();
+                    StringBuilder err = new StringBuilder("-ERR unknown command 'FEED.VALUE', with args beginning with: ");
+                    for (String a : argv.subList(1, argv.size())) {
+                        err.append('\'').append(a).append("' ");
+                    }
+                    toClient.write(err.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
                     toClient.flush();
                     continue;
                 }
