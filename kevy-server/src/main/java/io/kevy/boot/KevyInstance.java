@@ -6,6 +6,8 @@ import io.kevy.engine.command.CommandTable;
 import io.kevy.engine.command.Dispatcher;
 import io.kevy.feed.Feed;
 import io.kevy.feed.FeedCommands;
+import io.kevy.script.FunctionCommands;
+import io.kevy.script.Functions;
 import io.kevy.script.ScriptCommands;
 import io.kevy.script.Scripts;
 import io.kevy.feed.FeedConfig;
@@ -63,11 +65,15 @@ public final class KevyInstance implements AutoCloseable {
         Replication replication = new Replication(engine);
         replication.registerConfig();
         engine.registerInfoSection("replication", replication::writeInfo);
+        Scripts scripts = new Scripts();
+        Functions functions = new Functions(scripts);
+        engine.serverState(functions); // the libraries persist and replicate with shard 0 (docs/cdc.md)
         CommandTable commands = CommandTable.standard()
                 .with(t -> FeedCommands.register(t, feed))
                 .with(t -> PubSubCommands.register(t, pubsub))
                 .with(t -> ReplicationCommands.register(t, replication))
-                .with(t -> ScriptCommands.register(t, new Scripts()));
+                .with(t -> ScriptCommands.register(t, scripts))
+                .with(t -> FunctionCommands.register(t, functions));
         Dispatcher dispatcher = new Dispatcher(engine, commands);
         replication.dispatcher(dispatcher);
         return new KevyInstance(engine, feed, pubsub, notifier, dispatcher, replication);

@@ -6,6 +6,7 @@ import io.kevy.engine.config.EncodingLimits;
 import io.kevy.engine.config.RedisConfigCatalog;
 import io.kevy.engine.config.RuntimeConfig;
 import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
 import io.kevy.engine.session.Session;
 import io.kevy.engine.session.Sessions;
 import io.kevy.engine.session.WatchedKey;
@@ -46,6 +47,8 @@ public final class Engine implements AutoCloseable {
     private final RuntimeConfig runtimeConfig = new RuntimeConfig();
     /** When the running script turns busy (System.nanoTime), or 0 when no script runs ({@link #scriptBusy}). */
     private volatile long scriptBusyAtNanos;
+    private volatile ErrorReply scriptBusyReply = Errors.BUSY;
+    private volatile ServerState serverState = ServerState.NONE;
     private final long startedAtMs;
     private final LongAdder keyspaceHits = new LongAdder();
     private final LongAdder keyspaceMisses = new LongAdder();
@@ -232,7 +235,21 @@ public final class Engine implements AutoCloseable {
      * runner with every shard locked; {@link #scriptEnded} clears it.
      */
     public void scriptStarted(long busyAtNanos) {
+        scriptStarted(busyAtNanos, Errors.BUSY);
+    }
+
+    /**
+     * As {@link #scriptStarted(long)}, with the {@code -BUSY} reply other clients then get ({@link Errors#BUSY}
+     * for EVAL, {@link Errors#BUSY_FUNCTION} for FCALL, as Redis's {@code slowevalerr} / {@code slowscripterr}).
+     */
+    public void scriptStarted(long busyAtNanos, ErrorReply busyReply) {
+        scriptBusyReply = busyReply;
         scriptBusyAtNanos = busyAtNanos == 0 ? 1 : busyAtNanos;
+    }
+
+    /** The {@code -BUSY} reply of the running script ({@link #scriptStarted(long, ErrorReply)}). */
+    public ErrorReply scriptBusyReply() {
+        return scriptBusyReply;
     }
 
     /** The running script ended (see {@link #scriptStarted}). */
@@ -405,7 +422,8 @@ public final class Engine implements AutoCloseable {
 
     /**
      * Empties every shard and starts a new generation at offset 0 on each (FLUSHALL/FLUSHDB, feed contract
-     * §5); no frame is emitted. Watchers of stored keys are marked dirty ({@link KeySignals#touchAll}). Callers
+     * §5); the flush emits no frame, but shard 0's new stream starts with the frames of the {@link ServerState}
+     * (the FUNCTION libraries, which FLUSHALL keeps, as Redis), so that its stream from offset 0 rebuilds them. Watchers of stored keys are marked dirty ({@link KeySignals#touchAll}). Callers
      * must hold all shard locks.
      */
     public void flushAllLocked() {
@@ -414,6 +432,19 @@ public final class Engine implements AutoCloseable {
             s.keyspace().clear();
             s.resetStream(newGeneration(s.generation()), 0);
         }
+        for (byte[][] f : serverState.frames()) { // FLUSHALL keeps the libraries: shard 0's new stream restates them
+            shards[0].emit(f);
+        }
+    }
+
+    /** The server-wide state outside the keyspace ({@link ServerState}): the FUNCTION libraries. */
+    public ServerState serverState() {
+        return serverState;
+    }
+
+    /** Sets the server-wide state outside the keyspace; called once while the instance is assembled. */
+    public void serverState(ServerState state) {
+        this.serverState = state;
     }
 
     /**

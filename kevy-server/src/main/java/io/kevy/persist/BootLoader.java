@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
@@ -191,6 +192,13 @@ final class BootLoader {
     private void loadSnapshot(Path dump) throws IOException {
         SnapshotReader.read(dump, new SnapshotReader.EntryConsumer() {
             @Override
+            public void serverFrames(byte[][][] frames) {
+                for (byte[][] f : frames) {
+                    apply(f); // FUNCTION LOAD REPLACE <code>
+                }
+            }
+
+            @Override
             public void string(byte[] key, long expireAt, byte[] value) {
                 if (expireAt != Keyspace.NO_EXPIRY && expireAt <= now) {
                     return;
@@ -303,16 +311,23 @@ final class BootLoader {
     private void compact(int i, long gen, long next) throws IOException {
         Shard shard = engine.shard(i);
         Path dump = SnapshotFormat.path(dir, i);
-        if (shard.keyspace().size() > 0 || Files.exists(dump)) {
+        List<byte[][]> serverFrames = serverFrames(i);
+        if (shard.keyspace().size() > 0 || Files.exists(dump) || !serverFrames.isEmpty()) {
             Keyspace.Capture capture = shard.keyspace().beginCapture();
             try {
-                SnapshotWriter.write(dump, capture, gen, next, i, engine.shardCount(), now);
+                SnapshotWriter.write(dump, capture, serverFrames, gen, next, i, engine.shardCount(), now,
+                        new java.util.concurrent.atomic.AtomicLong());
             } finally {
                 shard.keyspace().endCapture();
             }
         }
         AofWriter.createFile(AofWriter.aofPath(dir, i), new AofHeader(gen, next));
         Files.deleteIfExists(AofWriter.nextPath(dir, i));
+    }
+
+    /** The server-wide state's frames shard {@code i}'s snapshot carries: shard 0's only. */
+    private List<byte[][]> serverFrames(int i) {
+        return i == 0 ? engine.serverState().frames() : List.of();
     }
 
     /** Loads every old shard's files into this engine's shards, then writes them all anew (new generations). */
@@ -333,7 +348,8 @@ final class BootLoader {
             staging.writeGeneration(i, gen);
             Keyspace.Capture capture = shard.keyspace().beginCapture();
             try {
-                SnapshotWriter.write(staging.path(SnapshotFormat.path(dir, i)), capture, gen, 0, i, n, now);
+                SnapshotWriter.write(staging.path(SnapshotFormat.path(dir, i)), capture, serverFrames(i), gen, 0, i,
+                        n, now, new java.util.concurrent.atomic.AtomicLong());
             } finally {
                 shard.keyspace().endCapture();
             }

@@ -325,10 +325,12 @@ public final class Persistence implements Durability, AutoCloseable {
         long gen;
         long next;
         long dirty;
+        List<byte[][]> serverFrames;
         long t0 = System.nanoTime();
         shard.lock().lock();
         try {
             capture = shard.keyspace().beginCapture();
+            serverFrames = i == 0 ? engine.serverState().frames() : List.of(); // frozen with the cursor
             gen = shard.generation();
             next = shard.nextOffset();
             dirty = shard.dirty();
@@ -340,8 +342,8 @@ public final class Persistence implements Durability, AutoCloseable {
         }
         long pauseMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         try {
-            SnapshotWriter.Result r = SnapshotWriter.write(SnapshotFormat.path(dir, i), capture, gen, next, i,
-                    engine.shardCount(), engine.clock().millis(), saveKeysProcessed);
+            SnapshotWriter.Result r = SnapshotWriter.write(SnapshotFormat.path(dir, i), capture, serverFrames, gen,
+                    next, i, engine.shardCount(), engine.clock().millis(), saveKeysProcessed);
             keysSaved.addAndGet(r.keys());
         } finally {
             Snapshots.endCapture(shard);

@@ -31,6 +31,10 @@ final class SnapshotReader {
         void string(byte[] key, long expireAt, byte[] value) throws IOException;
 
         void frames(byte[] key, long expireAt, byte[][][] frames) throws IOException;
+
+        /** The server-wide state's frames (FUNCTION libraries; {@link SnapshotFormat}), before any entry. */
+        default void serverFrames(byte[][][] frames) throws IOException {
+        }
     }
 
     /**
@@ -102,6 +106,10 @@ final class SnapshotReader {
                     }
                     return header;
                 }
+                if (kind == SnapshotFormat.KIND_SERVER_FRAMES && count == 0) {
+                    consumer.serverFrames(frames(in, counting, file, size));
+                    continue;
+                }
                 if (kind != SnapshotFormat.KIND_STRING && kind != SnapshotFormat.KIND_FRAMES) {
                     throw corrupt(file, entryAt, "unknown entry kind " + kind + " after " + count + " entries");
                 }
@@ -110,21 +118,7 @@ final class SnapshotReader {
                 if (kind == SnapshotFormat.KIND_STRING) {
                     consumer.string(key, expireAt, bytes(in, counting, file, size, "value length"));
                 } else {
-                    long countAt = counting.position;
-                    long n = varint(in, counting, file);
-                    if (n < 0 || n > size - countAt) { // every frame takes at least a byte
-                        throw corrupt(file, countAt, "frame count " + Long.toUnsignedString(n) + " is outside 0.."
-                                + (size - countAt) + " (the bytes left in the file)");
-                    }
-                    FrameReader frames = new FrameReader(in, counting.position, size);
-                    byte[][][] fs = new byte[(int) n][][];
-                    for (int i = 0; i < n; i++) {
-                        fs[i] = frames.next();
-                        if (fs[i] == null) {
-                            throw new EOFException();
-                        }
-                    }
-                    consumer.frames(key, expireAt, fs);
+                    consumer.frames(key, expireAt, frames(in, counting, file, size));
                 }
                 count++;
             }
@@ -133,6 +127,26 @@ final class SnapshotReader {
         } catch (FrameReader.Corrupt e) {
             throw new IOException(file + ": snapshot is corrupt: " + e.getMessage(), e);
         }
+    }
+
+    /** A varint frame count and that many RESP frames. */
+    private static byte[][][] frames(DataInputStream in, Counting counting, Path file, long size)
+            throws IOException {
+        long countAt = counting.position;
+        long n = varint(in, counting, file);
+        if (n < 0 || n > size - countAt) { // every frame takes at least a byte
+            throw corrupt(file, countAt, "frame count " + Long.toUnsignedString(n) + " is outside 0.."
+                    + (size - countAt) + " (the bytes left in the file)");
+        }
+        FrameReader frames = new FrameReader(in, counting.position, size);
+        byte[][][] fs = new byte[(int) n][][];
+        for (int i = 0; i < n; i++) {
+            fs[i] = frames.next();
+            if (fs[i] == null) {
+                throw new EOFException();
+            }
+        }
+        return fs;
     }
 
     private static IOException corrupt(Path file, long at, String what) {

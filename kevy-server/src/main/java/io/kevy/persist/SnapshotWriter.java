@@ -34,12 +34,17 @@ final class SnapshotWriter {
 
     static Result write(Path target, Keyspace.Capture capture, long generation, long nextOffset, int shard,
                         int shards, long createdMs) throws IOException {
-        return write(target, capture, generation, nextOffset, shard, shards, createdMs, new AtomicLong());
+        return write(target, capture, List.of(), generation, nextOffset, shard, shards, createdMs, new AtomicLong());
     }
 
-    /** As above, adding one to {@code written} after each key (the save progress INFO persistence shows). */
-    static Result write(Path target, Keyspace.Capture capture, long generation, long nextOffset, int shard,
-                        int shards, long createdMs, AtomicLong written) throws IOException {
+    /**
+     * As above with {@code serverFrames}, the frames of the server-wide state ({@link io.kevy.engine.ServerState},
+     * captured with the keyspace; shard 0's only), adding one to {@code written} after each key (the save progress
+     * INFO persistence shows).
+     */
+    static Result write(Path target, Keyspace.Capture capture, List<byte[][]> serverFrames, long generation,
+                        long nextOffset, int shard, int shards, long createdMs, AtomicLong written)
+            throws IOException {
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         long keys = 0;
         long bytes;
@@ -56,6 +61,13 @@ final class SnapshotWriter {
             out.le32(shard);
             out.le32(shards);
             out.le64(createdMs);
+            if (!serverFrames.isEmpty()) {
+                out.write(SnapshotFormat.KIND_SERVER_FRAMES);
+                out.varint(serverFrames.size());
+                for (byte[][] f : serverFrames) {
+                    RespFrameWriter.write(f, out);
+                }
+            }
             List<byte[][]> frames = new ArrayList<>();
             for (int i = 0; i < capture.keys().length; i++) {
                 byte[] key = capture.keys()[i];

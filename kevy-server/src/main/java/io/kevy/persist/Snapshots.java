@@ -41,10 +41,18 @@ public final class Snapshots {
 
         /** A collection as the commands that rebuild it; {@code expireAt} as for {@link #string}. */
         void frames(byte[] key, long expireAt, byte[][][] frames) throws IOException;
+
+        /**
+         * The frames of the server-wide state (shard 0's snapshot: {@code FUNCTION LOAD REPLACE <code>} per
+         * library, {@link io.kevy.engine.ServerState}), before any key; ignored by default.
+         */
+        default void serverFrames(byte[][][] frames) throws IOException {
+        }
     }
 
     /**
-     * Writes {@code shard}'s keyspace to {@code target} in the snapshot format (tmp + fsync + rename) as a
+     * Writes {@code shard}'s keyspace (and, for shard 0, the server-wide state: the FUNCTION libraries, captured
+     * with the cursor) to {@code target} in the snapshot format (tmp + fsync + rename) as a
      * background SAVE does: the keys are captured under the shard's lock with the stream cursor (the pause is
      * the capture), then written by the calling thread while the shard goes on, collections the capture holds
      * being copied before a write changes them ({@link Keyspace#beginCapture}). Expired keys not yet reaped are
@@ -57,16 +65,19 @@ public final class Snapshots {
         Keyspace.Capture capture;
         long gen;
         long next;
+        java.util.List<byte[][]> serverFrames;
         shard.lock().lock();
         try {
             capture = shard.keyspace().beginCapture();
             gen = shard.generation();
             next = shard.nextOffset();
+            serverFrames = shard.index() == 0 ? shard.engine().serverState().frames() : java.util.List.of();
         } finally {
             shard.lock().unlock();
         }
         try {
-            SnapshotWriter.write(target, capture, gen, next, shard.index(), shards, shard.engine().clock().millis());
+            SnapshotWriter.write(target, capture, serverFrames, gen, next, shard.index(), shards,
+                    shard.engine().clock().millis(), new java.util.concurrent.atomic.AtomicLong());
             return new FeedCursor(gen, next);
         } finally {
             endCapture(shard);
@@ -90,6 +101,11 @@ public final class Snapshots {
             @Override
             public void frames(byte[] key, long expireAt, byte[][][] frames) throws IOException {
                 entries.frames(key, expireAt, frames);
+            }
+
+            @Override
+            public void serverFrames(byte[][][] frames) throws IOException {
+                entries.serverFrames(frames);
             }
         });
         return new FeedCursor(h.generation(), h.nextOffset());

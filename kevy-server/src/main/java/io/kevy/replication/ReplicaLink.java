@@ -46,6 +46,8 @@ import org.slf4j.LoggerFactory;
  * volatile.
  */
 final class ReplicaLink {
+    private static final byte[] FUNCTION = "FUNCTION".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] FLUSH = "FLUSH".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final Logger log = LoggerFactory.getLogger(ReplicaLink.class);
     static final int CONNECT_TIMEOUT_MS = 2000;
     /** The follower's BLOCK; reads time out well after it. */
@@ -386,8 +388,17 @@ final class ReplicaLink {
                 s.keyspace().clear();
                 s.loading(true);
             }
+            // the primary's libraries replace ours: its shard 0 snapshot restates them (FUNCTION LOAD REPLACE)
+            dispatcher.dispatch(session, new byte[][] {FUNCTION, FLUSH}, sink);
             for (Path f : files) {
                 Snapshots.read(f, new Snapshots.Entries() {
+                    @Override
+                    public void serverFrames(byte[][][] frames) {
+                        for (byte[][] fr : frames) {
+                            dispatcher.dispatch(session, fr, sink);
+                        }
+                    }
+
                     @Override
                     public void string(byte[] key, long expireAt, byte[] value) {
                         if (expireAt != Keyspace.NO_EXPIRY && expireAt <= now) {

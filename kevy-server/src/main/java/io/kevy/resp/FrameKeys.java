@@ -6,7 +6,8 @@ import java.util.function.Consumer;
 /**
  * The keys an effect frame touches. {@link #forEach} knows the four key layouts of the engine's own frames
  * ({@code DEL k1 k2 ...} all arguments, {@code MSET k1 v1 k2 v2 ...} every other argument, {@code RENAME src dst}
- * both, every other frame its first argument but {@code XGROUP <sub> k}'s; feed contract §7) without a table, as the shards signal the keys
+ * both, every other frame its first argument but {@code XGROUP <sub> k}'s, and {@code FUNCTION ...} frames none;
+ * feed contract §7) without a table, as the shards signal the keys
  * of every frame they emit; {@link #isSingleKey} (the PREFIX filter's test, §8) reads the verb's shape from the
  * command table ({@link KeyShape.Lookup}).
  */
@@ -20,6 +21,9 @@ public final class FrameKeys {
             return;
         }
         byte[] verb = frame[0];
+        if (Arrays.equals(verb, FUNCTION)) {
+            return; // the server-wide frames of FUNCTION libraries touch no key
+        }
         if (Arrays.equals(verb, Verbs.DEL)) {
             for (int i = 1; i < frame.length; i++) {
                 action.accept(frame[i]);
@@ -38,6 +42,7 @@ public final class FrameKeys {
         }
     }
 
+    private static final byte[] FUNCTION = "FUNCTION".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final byte[] XGROUP = "XGROUP".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     /**

@@ -45,6 +45,8 @@ final class LuaSandbox {
     private final Globals env = new Globals();
     private final Set<LuaValue> readonly = Collections.newSetFromMap(new IdentityHashMap<>());
     private final ScriptHook hook = new ScriptHook();
+    /** The table the protected globals read from: {@link #globals}, or a library load's API (Redis's swap). */
+    private LuaTable visible = globals;
 
     LuaSandbox(Supplier<ScriptRun> current) {
         globals.load(new BaseLib());
@@ -117,10 +119,9 @@ final class LuaSandbox {
         mt.rawset("__index", new TwoArgFunction() {
             @Override
             public LuaValue call(LuaValue t, LuaValue k) {
-                LuaValue v = globals.rawget(k);
+                LuaValue v = visible.rawget(k);
                 if (v.isnil()) {
-                    throw new LuaError("Script attempted to access nonexistent global variable '" + k.tojstring()
-                            + "'");
+                    throw nonexistent(k);
                 }
                 return v;
             }
@@ -147,8 +148,59 @@ final class LuaSandbox {
      * @throws LuaError the compile error, Lua's message
      */
     LuaFunction compile(byte[] body) {
-        LuaValue f = globals.load(new ByteArrayInputStream(body), "@user_script", "t", env);
+        return compile(body, "@user_script");
+    }
+
+    /** As {@link #compile(byte[])}, naming the chunk {@code chunkName} ({@code @user_function} for libraries). */
+    LuaFunction compile(byte[] body, String chunkName) {
+        LuaValue f = globals.load(new ByteArrayInputStream(body), chunkName, "t", env);
         return (LuaFunction) f;
+    }
+
+    /**
+     * Runs {@code chunk} while the protected globals show only {@code api}'s names, then shows the ordinary
+     * globals again: a library's load, which Redis runs with its {@code __LIBRARY_API__} as the globals
+     * ({@code luaEngineCreate}). Functions the chunk defines keep the same environment, so when called later
+     * they see the ordinary globals.
+     *
+     * @throws LuaError what the chunk raised
+     */
+    void runWithGlobals(LuaTable api, LuaFunction chunk) {
+        visible = api;
+        try {
+            chunk.call();
+        } finally {
+            visible = globals;
+        }
+    }
+
+    /**
+     * A read-only view of {@code lib} whose reads of a missing name fail as a missing global does (Redis's
+     * {@code luaSetErrorMetatable}: the load-time {@code redis} table).
+     */
+    LuaTable strictReadOnly(LuaTable lib) {
+        LuaTable proxy = new LuaTable();
+        LuaTable mt = new LuaTable();
+        mt.rawset("__index", new TwoArgFunction() {
+            @Override
+            public LuaValue call(LuaValue t, LuaValue k) {
+                LuaValue v = lib.rawget(k);
+                if (v.isnil()) {
+                    throw nonexistent(k);
+                }
+                return v;
+            }
+        });
+        mt.rawset("__newindex", readonlyWrite());
+        mt.rawset("__metatable", LuaValue.FALSE);
+        proxy.setmetatable(mt);
+        readonly.add(proxy);
+        readonly.add(lib);
+        return proxy;
+    }
+
+    private static LuaError nonexistent(LuaValue name) {
+        return new LuaError("Script attempted to access nonexistent global variable '" + name.tojstring() + "'");
     }
 
     private LuaValue readOnly(LuaValue lib) {

@@ -37,12 +37,12 @@ import org.luaj.vm2.LuaFunction;
 public final class ScriptCommands {
     static final String GROUP = "scripting";
     private static final ErrorReply FLUSH_OPTION = ErrorReply.err("SCRIPT FLUSH only support SYNC|ASYNC option");
-    private static final ErrorReply NOTBUSY = ErrorReply.of("NOTBUSY No scripts in execution right now.");
-    private static final ErrorReply UNKILLABLE = ErrorReply.of("UNKILLABLE Sorry the script already executed write "
+    static final ErrorReply NOTBUSY = ErrorReply.of("NOTBUSY No scripts in execution right now.");
+    static final ErrorReply UNKILLABLE = ErrorReply.of("UNKILLABLE Sorry the script already executed write "
             + "commands against the dataset. You can either wait the script termination or kill the server in a "
             + "hard way using the SHUTDOWN NOSAVE command.");
     /** EVAL's keys: {@code numkeys} at 2, then that many keys (COMMAND GETKEYS; locking is all shards). */
-    private static final KeyFinder KEYS = argv -> {
+    static final KeyFinder KEYS = argv -> {
         if (argv.length < 3) {
             return null;
         }
@@ -179,6 +179,9 @@ public final class ScriptCommands {
         }
         if (run.hasWritten()) {
             throw Call.fail(UNKILLABLE);
+        }
+        if (run.function) {
+            throw Call.fail(io.kevy.engine.error.Errors.BUSY_FUNCTION); // Redis: a function dies by FUNCTION KILL
         }
         run.kill();
         c.reply().ok();

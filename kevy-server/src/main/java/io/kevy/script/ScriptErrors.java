@@ -30,7 +30,7 @@ final class ScriptErrors {
     static final ErrorReply NEGATIVE_KEYS = ErrorReply.err("Number of keys can't be negative");
     static final ErrorReply TOO_MANY_KEYS = ErrorReply.err("Number of keys can't be greater than number of args");
 
-    private static final Pattern POSITION = Pattern.compile("^@?(user_script):(\\d+):? ");
+    private static final Pattern POSITION = Pattern.compile("^@?(user_script|user_function):(\\d+):? ");
     private static final Pattern LUAJ_SYMBOL = Pattern.compile("unexpected symbol (\\d+) \\(.\\)");
     /** luaj's reserved tokens from 257 (FIRST_RESERVED), in its LexState order. */
     private static final String[] TOKENS = {"and", "break", "do", "else", "elseif", "end", "false", "for",
@@ -69,6 +69,30 @@ final class ScriptErrors {
 
     /** The EVAL reply for a script that raised {@code e} while running. */
     static ErrorReply runtime(LuaError e, String sha, int currentLine) {
+        return runtime(e, sha, currentLine, "user_script");
+    }
+
+    /**
+     * The reply for a script or function that raised {@code e} while running: {@code <msg> script: <name>, on
+     * @<chunk>:<line>.} ({@code luaCallFunction}); {@code name} is the SHA1 of a script or the function's name,
+     * {@code chunk} {@code user_script} or {@code user_function}.
+     */
+    static ErrorReply runtime(LuaError e, String name, int currentLine, String chunk) {
+        String[] ml = message(e, currentLine, chunk);
+        return ErrorReply.of(ml[0] + " script: " + name + ", on @" + chunk + ":" + (ml[1] == null ? "?" : ml[1])
+                + ".");
+    }
+
+    /**
+     * The text of a library load's error after {@code Error registering functions: } ({@code luaEngineCreate}
+     * with {@code luaExtractErrorInformation}): a table error's {@code err}, else {@code ERR <position>: <msg>}.
+     */
+    static String loadMessage(LuaError e, int currentLine) {
+        return message(e, currentLine, "user_function")[0];
+    }
+
+    /** {message with its code, line or null} of {@code e}. */
+    private static String[] message(LuaError e, int currentLine, String chunk) {
         LuaValue obj = e.getMessageObject();
         String msg;
         String line = lineOf(e);
@@ -91,12 +115,12 @@ final class ScriptErrors {
                     line = p.group(2);
                 }
                 text = p.group(1) + ":" + p.group(2) + ": " + text.substring(p.end());
-            } else if (line != null && !text.startsWith("user_script:")) {
-                text = "user_script:" + line + ": " + text; // Lua positions errors of library functions too
+            } else if (line != null && !text.startsWith(chunk + ":")) {
+                text = chunk + ":" + line + ": " + text; // Lua positions errors of library functions too
             }
             msg = "ERR " + text;
         }
-        return ErrorReply.of(msg + " script: " + sha + ", on @user_script:" + (line == null ? "?" : line) + ".");
+        return new String[] {msg, line};
     }
 
     private static String lineOf(LuaError e) {

@@ -32,8 +32,11 @@ final class ScriptHook extends DebugLib {
     private LuaClosure lastClosure;
     private int lastPc;
     private boolean killing;
+    /** A library load's deadline (System.nanoTime), or 0: no load, or no limit. */
+    private long loadDeadline;
 
     void start(ScriptRun run) {
+        this.loadDeadline = 0;
         this.run = run;
         this.depth = 0;
         this.count = 0;
@@ -50,8 +53,18 @@ final class ScriptHook extends DebugLib {
         return c.p.lineinfo[lastPc];
     }
 
+    /**
+     * Starts a library load (no script runs): the depth limit applies, and after {@code timeoutMs} (0: never)
+     * the load fails with {@code FUNCTION LOAD timeout} (Redis's {@code luaEngineLoadHook}).
+     */
+    void startLoad(long timeoutMs) {
+        start(null);
+        loadDeadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
+    }
+
     void stop() {
         this.run = null;
+        this.loadDeadline = 0;
     }
 
     @Override
@@ -89,6 +102,11 @@ final class ScriptHook extends DebugLib {
             // once killed, every instruction raises again, so a pcall cannot swallow the kill (as Redis's hook)
             killing = run.killRequested();
             run.checkInterrupt();
+        }
+        if (loadDeadline != 0 && (killing || (count & (CHECK_EVERY - 1)) == 0)
+                && System.nanoTime() - loadDeadline > 0) {
+            killing = true; // every later instruction raises again
+            throw new LuaError(LuaReplyBuilder.errorTable("ERR FUNCTION LOAD timeout"));
         }
     }
 }

@@ -4,23 +4,34 @@ import io.kevy.engine.command.Call;
 import org.luaj.vm2.LuaError;
 
 /**
- * One running script: the EVAL call it runs for (its locks, session, time snapshot, reply), its SHA1, whether
+ * One running script or function: the EVAL or FCALL call it runs for (its locks, session, time snapshot, reply), its SHA1, whether
  * it is read-only (EVAL_RO, EVALSHA_RO), whether it has written yet, and the SCRIPT KILL request.
  *
  * <p>Used by the script's thread; {@link #kill} may come from any thread.
  */
 final class ScriptRun {
     final Call call;
+    /** The script's SHA1, or the function's name. */
     final String sha;
     final boolean readOnly;
+    /** True for FCALL / FCALL_RO (FUNCTION KILL stops it, SCRIPT KILL does not). */
+    final boolean function;
+    /** The command that runs it, as sent (FUNCTION STATS; the call's own argv changes during redis.call). */
+    final byte[][] argv;
     final long startNanos = System.nanoTime();
     private volatile boolean wrote;
     private volatile boolean killRequested;
 
     ScriptRun(Call call, String sha, boolean readOnly) {
+        this(call, sha, readOnly, false);
+    }
+
+    ScriptRun(Call call, String name, boolean readOnly, boolean function) {
         this.call = call;
-        this.sha = sha;
+        this.sha = name;
         this.readOnly = readOnly;
+        this.function = function;
+        this.argv = call.argv();
     }
 
     /** Records that a write command ran (SCRIPT KILL then answers UNKILLABLE). */

@@ -2,6 +2,8 @@ package io.kevy.script;
 
 import io.kevy.engine.command.Call;
 import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.Errors;
+import java.util.function.Supplier;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -13,8 +15,9 @@ import org.luaj.vm2.Varargs;
 
 /**
  * One instance's scripts: the script cache (SHA1 → compiled function, Redis's {@code lua_scripts}: EVAL and
- * SCRIPT LOAD add, SCRIPT FLUSH empties) and the runner, which runs one script at a time on the one Lua state
- * ({@link LuaSandbox}).
+ * SCRIPT LOAD add, SCRIPT FLUSH empties) and the runner, which runs one script or library function at a time,
+ * EVAL's on one Lua state and FUNCTION's on another ({@link LuaSandbox}; Redis keeps the two apart too, so a
+ * function never sees EVAL's {@code KEYS}/{@code ARGV} globals).
  *
  * <p><b>Atomicity.</b> {@link #run} is called by EVAL with every shard locked by the dispatcher (EVAL is an
  * all-shards command, as FLUSHALL), so the script's {@code redis.call}s see and change the data as one critical
@@ -34,6 +37,8 @@ public final class Scripts {
     private final Map<String, LuaFunction> cache = new ConcurrentHashMap<>();
     private volatile ScriptRun running;
     private final LuaSandbox sandbox = new LuaSandbox(() -> running);
+    /** The Lua state of FUNCTION libraries: Redis runs them in a state of their own, apart from EVAL's. */
+    private final LuaSandbox functionSandbox = new LuaSandbox(() -> running);
 
     /** Compiles {@code body} and caches it under its SHA1 (lower-case hex), which it returns. */
     String load(byte[] body) {
@@ -80,31 +85,75 @@ public final class Scripts {
      */
     void run(Call c, String sha, LuaFunction f, int numkeys, boolean readOnly) {
         lock.lock();
-        ScriptRun run = new ScriptRun(c, sha, readOnly);
         try {
             sandbox.setGlobal("KEYS", strings(c, 3, numkeys));
             sandbox.setGlobal("ARGV", strings(c, 3 + numkeys, c.argc() - 3 - numkeys));
-            sandbox.hook().start(run);
+            execute(c, new ScriptRun(c, sha, readOnly), sandbox, "user_script", f::invoke, Errors.BUSY);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Runs the library function {@code fn} for the FCALL or FCALL_RO {@code c} (every shard locked by the
+     * dispatcher), passing the keys and the arguments after numkeys as its two table arguments (Redis's
+     * function calling convention), writing its reply (or its error) to {@code c.reply()}.
+     *
+     * @param readOnly true when writes are refused: FCALL_RO, or a function with the {@code no-writes} flag
+     */
+    void call(Call c, LibraryFunction fn, int numkeys, boolean readOnly) {
+        lock.lock();
+        try {
+            LuaTable keys = strings(c, 3, numkeys);
+            LuaTable args = strings(c, 3 + numkeys, c.argc() - 3 - numkeys);
+            execute(c, new ScriptRun(c, fn.name(), readOnly, true), functionSandbox, "user_function",
+                    () -> fn.callback().invoke(keys, args), Errors.BUSY_FUNCTION);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Runs {@code body} on {@code sb} as the running script {@code run} (the caller holds the runner's lock):
+     * the hook, the busy threshold, and the reply or the error in Redis's shape for {@code chunk}.
+     */
+    private void execute(Call c, ScriptRun run, LuaSandbox sb, String chunk, Supplier<Varargs> body,
+                         ErrorReply busy) {
+        try {
+            sb.hook().start(run);
             running = run;
             long threshold = busyThresholdMs(c);
             if (threshold > 0) {
-                c.engine().scriptStarted(run.startNanos + threshold * 1_000_000L);
+                c.engine().scriptStarted(run.startNanos + threshold * 1_000_000L, busy);
             }
             Varargs result;
             try {
-                result = f.invoke();
+                result = body.get();
             } catch (LuaError e) {
-                fail(c, ScriptErrors.runtime(e, sha, sandbox.hook().currentLine()));
+                fail(c, ScriptErrors.runtime(e, run.sha, sb.hook().currentLine(), chunk));
                 return;
             } catch (StackOverflowError e) { // the hook's depth limit should have caught it first
-                fail(c, ErrorReply.of("ERR user_script:?: stack overflow script: " + sha + ", on @user_script:?."));
+                fail(c, ErrorReply.of("ERR " + chunk + ":?: stack overflow script: " + run.sha + ", on @" + chunk
+                        + ":?."));
                 return;
             }
             LuaReplies.write(result.arg1(), c.reply());
         } finally {
             c.engine().scriptEnded();
             running = null;
-            sandbox.hook().stop();
+            sb.hook().stop();
+        }
+    }
+
+    /**
+     * Runs {@code action} on the functions' Lua state under the runner's lock (a library load: no script runs
+     * meanwhile, and the state is single-threaded).
+     */
+    <T> T withFunctionState(java.util.function.Function<LuaSandbox, T> action) {
+        lock.lock();
+        try {
+            return action.apply(functionSandbox);
+        } finally {
             lock.unlock();
         }
     }

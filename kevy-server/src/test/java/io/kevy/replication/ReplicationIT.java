@@ -73,6 +73,39 @@ class ReplicationIT {
         return fixed != null ? fixed : new Random().nextLong();
     }
 
+    @org.junit.jupiter.api.Test
+    void functionLibrariesReachTheReplicaByFullSyncAndByStream() {
+        String lib = "#!lua name=lib\nredis.register_function('w', function(keys) return redis.call('set', keys[1], "
+                + "'v') end)\nredis.register_function{function_name='r', callback=function(keys) return "
+                + "redis.call('get', keys[1]) end, flags={'no-writes'}}";
+        try (TestServer primary = server(2); TestServer replica = server(2)) {
+            RawClient p = primary.raw();
+            RawClient r = replica.raw();
+            assertThat(r.call("FUNCTION", "LOAD", "#!lua name=stale\nredis.register_function('s', function() end)"))
+                    .isEqualTo("$5\r\nstale\r\n");
+            assertThat(p.call("FUNCTION", "LOAD", lib)).isEqualTo("$3\r\nlib\r\n");
+            assertThat(p.call("FCALL", "w", "1", "k")).isEqualTo("+OK\r\n");
+            replicate(replica, primary);
+            await().atMost(SYNC).untilAsserted(() -> assertThat(r.call("FCALL_RO", "r", "1", "k"))
+                    .isEqualTo("$1\r\nv\r\n"));
+            assertThat(r.call("FCALL", "s", "0")).as("the full sync replaced the replica's own libraries")
+                    .isEqualTo("-ERR Function not found\r\n");
+            assertThat(p.call("FUNCTION", "LOAD", "#!lua name=two\nredis.register_function{function_name='t', "
+                    + "callback=function() return 2 end, flags={'no-writes'}}")).isEqualTo("$3\r\ntwo\r\n");
+            assertThat(p.call("FUNCTION", "DELETE", "lib")).isEqualTo("+OK\r\n");
+            await().atMost(SYNC).untilAsserted(() -> assertThat(r.call("FUNCTION", "LIST", "WITHCODE"))
+                    .isEqualTo(p.call("FUNCTION", "LIST", "WITHCODE")));
+            assertThat(r.call("FCALL", "t", "0")).isEqualTo(":2\r\n");
+            assertThat(r.call("FUNCTION", "FLUSH")).isEqualTo("-READONLY You can't write against a read only "
+                    + "replica.\r\n");
+            assertThat(p.call("FUNCTION", "LOAD", lib)).isEqualTo("$3\r\nlib\r\n");
+            await().atMost(SYNC).untilAsserted(() -> assertThat(r.call("FCALL_RO", "r", "1", "k"))
+                    .isEqualTo("$1\r\nv\r\n"));
+            assertThat(r.call("FCALL", "w", "1", "k")).isEqualTo("-READONLY Can not run script with write flag on "
+                    + "readonly replica\r\n");
+        }
+    }
+
     @ParameterizedTest(name = "primary {0} shard(s), replica {1}")
     @CsvSource({"1,1", "4,4", "1,4", "4,1"})
     void aReplicaEqualsItsPrimaryKeyByKeyAfterARandomWorkload(int primaryShards, int replicaShards) {
@@ -87,6 +120,10 @@ class ReplicationIT {
             replicate(replica, primary);
             run(raw, work.subList(1500, 3000)); // after: the stream carries these
             awaitSameState(primary, replica);
+            RawClient pl = primary.raw();
+            RawClient rl = replica.raw();
+            await().atMost(SYNC).untilAsserted(() -> assertThat(rl.call("FUNCTION", "LIST", "WITHCODE"))
+                    .as("the workload's FUNCTION libraries").isEqualTo(pl.call("FUNCTION", "LIST", "WITHCODE")));
             Map<String, String> state = StateDump.of(primary.server().engine());
             System.out.printf("  %d keys equal on both%n", state.size());
             assertThat(state).isNotEmpty();

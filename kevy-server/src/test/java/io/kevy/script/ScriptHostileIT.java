@@ -22,6 +22,11 @@ class ScriptHostileIT {
      * two loops round-robin), the first that answers PING with BUSY; PINGs answered PONG are sent again.
      */
     private static RawClient busyPeer(List<RawClient> candidates) {
+        return busyPeer(candidates, BUSY);
+    }
+
+    /** As {@link #busyPeer(List)}, for the {@code busy} reply given (FCALL's names FUNCTION KILL). */
+    static RawClient busyPeer(List<RawClient> candidates, String busy) {
         long deadline = System.nanoTime() + 20_000_000_000L;
         boolean[] pending = new boolean[candidates.size()];
         while (System.nanoTime() < deadline) {
@@ -34,7 +39,7 @@ class ScriptHostileIT {
                 if (c.replyWithin(20)) {
                     pending[i] = false;
                     String r = c.readReply();
-                    if (r.equals(BUSY)) {
+                    if (r.equals(busy)) {
                         return c;
                     }
                     assertThat(r).isEqualTo("+PONG\r\n");

@@ -259,6 +259,16 @@ public final class Call {
     }
 
     /**
+     * Emits a frame of server-wide state that belongs to no key ({@code FUNCTION ...}, {@link
+     * io.kevy.engine.ServerState}) on shard 0, whose lock the caller holds (an all-shards command). The arrays
+     * must not be mutated afterwards.
+     */
+    public void emitServer(byte[]... frame) {
+        engine().shard(0).emit(null, frame);
+        emitted = true;
+    }
+
+    /**
      * Runs {@code argv} (resolved to {@code spec} and validated by the caller: arity, flags) as a command nested
      * in this one, with this call's locks, session and time snapshot, writing its one reply to {@code into}:
      * a script's {@code redis.call}. Its frames are emitted as the nested command's own, in order, inside this

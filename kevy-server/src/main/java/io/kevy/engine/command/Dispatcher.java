@@ -116,7 +116,7 @@ public final class Dispatcher {
         }
         if (!spec.has(CommandFlag.ALLOW_BUSY) && engine.scriptBusy()) {
             commandStats.rejected(spec); // before queueing, as Redis's processCommand
-            reject(session, out, Errors.BUSY);
+            reject(session, out, engine.scriptBusyReply());
             return Outcome.DONE;
         }
         if (spec.isWrite()) { // also at queue time inside MULTI, as Redis: the refusal flags the transaction

@@ -17,12 +17,12 @@ import io.kevy.engine.error.Errors;
 import io.kevy.resp.ReplySink;
 
 /**
- * Server commands (Redis 7.0): DBSIZE, FLUSHALL, FLUSHDB, TIME, LASTSAVE, SHUTDOWN, FUNCTION FLUSH (SCRIPT is
- * {@code io.kevy.script.ScriptCommands}).
+ * Server commands (Redis 7.0): DBSIZE, FLUSHALL, FLUSHDB, TIME, LASTSAVE, SHUTDOWN (SCRIPT and FUNCTION are
+ * {@code io.kevy.script.ScriptCommands} and {@code io.kevy.script.FunctionCommands}).
  * The other server families register from here: CLIENT ({@link ClientCommands}), CONFIG ({@link ConfigCommands}),
  * INFO ({@link InfoCommand}), COMMAND ({@link CommandCommands}), DEBUG ({@link DebugCommands}), MEMORY ({@link MemoryCommands}).
  *
- * <p>kevy differences: FUNCTION FLUSH answers OK and does nothing (kevy stores no functions); TIME has
+ * <p>kevy differences: TIME has
  * millisecond resolution (it reads the engine's clock); SHUTDOWN NOW and FORCE change nothing (no replicas) and
  * ABORT always answers "No shutdown in progress." (a shutdown starts at once).
  */
@@ -59,13 +59,6 @@ final class ServerCommands {
                 .complexity("O(N) when saving, where N is the total number of keys in all databases when saving "
                         + "data, otherwise O(1)")
                 .handler(ServerCommands::shutdown));
-        t.add(command("function", -2).group("scripting").since("7.0.0")
-                .summary("A container for function commands").complexity("Depends on subcommand.")
-                .subcommand(command("flush", -2).flags(WRITE, NOSCRIPT).since("7.0.0")
-                        .summary("Deleting all functions (kevy stores none: always OK)")
-                        .complexity("O(N) where N is the number of functions deleted")
-                        .tips("request_policy:all_shards", "response_policy:all_succeeded")
-                        .handler(ServerCommands::functionFlush)));
     }
 
     private static CommandSpec.Builder flush(String name, String summary, String complexity) {
@@ -122,16 +115,6 @@ final class ServerCommands {
             throw Call.fail(ErrorReply.of(err));
         }
         c.closeAfterReply();
-    }
-
-    private static void functionFlush(Call c) {
-        if (c.argc() > 3) {
-            throw Call.fail(subcommandSyntaxError(c));
-        }
-        if (c.argc() == 3 && !c.argIs(2, "async") && !c.argIs(2, "sync")) {
-            throw Call.fail(ErrorReply.err("FUNCTION FLUSH only supports SYNC|ASYNC option"));
-        }
-        c.reply().ok();
     }
 
     /**

@@ -75,6 +75,59 @@ public final class DumpDecoder {
         return d.object(d.u8());
     }
 
+    /**
+     * The library codes of a FUNCTION DUMP payload, in payload order ({@code functionRestoreCommand} with
+     * {@code rdbFunctionLoad}): records are read while more than the 10 footer bytes remain; each is
+     * {@code RDB_OPCODE_FUNCTION2} (245) and the code as an RDB string (verbatim, int-encoded or LZF), or Redis 7.0
+     * rc1/rc2's {@code RDB_OPCODE_FUNCTION} (246: name, engine, a description flag and maybe a description, the
+     * body), turned into {@code #!<engine> name=<name>\n<body>} as Redis does. Call {@link #verify} first.
+     *
+     * @throws DumpFormatException with Redis's reply text as its message: {@code given type is not a function},
+     *                             {@code Failed loading library payload}, {@code Failed loading library name}, ...
+     */
+    public static List<byte[]> functions(byte[] payload) {
+        DumpDecoder d = new DumpDecoder(payload, null);
+        List<byte[]> codes = new java.util.ArrayList<>();
+        while (d.remaining() > FOOTER) {
+            int type = d.u8();
+            if (type == RdbType.OPCODE_FUNCTION2) {
+                codes.add(d.stringOr("Failed loading library payload"));
+            } else if (type == RdbType.OPCODE_FUNCTION_PRE_GA) {
+                byte[] name = d.stringOr("Failed loading library name");
+                byte[] engine = d.stringOr("Failed loading engine name");
+                long hasDesc;
+                try {
+                    hasDesc = d.len();
+                } catch (DumpFormatException e) {
+                    throw new DumpFormatException("Failed loading library description indicator");
+                }
+                if (hasDesc != 0) {
+                    d.stringOr("Failed loading library description");
+                }
+                byte[] body = d.stringOr("Failed loading library blob");
+                java.io.ByteArrayOutputStream code = new java.io.ByteArrayOutputStream();
+                code.writeBytes("#!".getBytes(StandardCharsets.US_ASCII));
+                code.writeBytes(engine);
+                code.writeBytes(" name=".getBytes(StandardCharsets.US_ASCII));
+                code.writeBytes(name);
+                code.write('\n');
+                code.writeBytes(body);
+                codes.add(code.toByteArray());
+            } else {
+                throw new DumpFormatException("given type is not a function");
+            }
+        }
+        return codes;
+    }
+
+    private byte[] stringOr(String error) {
+        try {
+            return string();
+        } catch (DumpFormatException e) {
+            throw new DumpFormatException(error);
+        }
+    }
+
     private Object object(int type) {
         return switch (type) {
             case RdbType.STRING -> string();

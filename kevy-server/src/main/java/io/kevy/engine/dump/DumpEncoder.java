@@ -77,6 +77,22 @@ public final class DumpEncoder {
         return e.footer();
     }
 
+    /**
+     * FUNCTION DUMP's payload ({@code functionDumpCommand}, {@code rdbSaveFunctions}): for each library, in the
+     * given order, the opcode {@code RDB_OPCODE_FUNCTION2} (245) and its code (shebang included) as
+     * {@code rdbSaveRawString} writes it; then the RDB version and the CRC64, as for a value.
+     *
+     * @param compression Redis's {@code rdbcompression}
+     */
+    public static byte[] functions(List<byte[]> libraryCodes, boolean compression) {
+        DumpEncoder e = new DumpEncoder(compression);
+        for (byte[] code : libraryCodes) {
+            e.out.write(RdbType.OPCODE_FUNCTION2);
+            e.string(code);
+        }
+        return e.footer();
+    }
+
     private byte[] footer() {
         out.write(RdbType.VERSION & 0xff);
         out.write(RdbType.VERSION >>> 8);

@@ -20,6 +20,10 @@ final class RdbType {
     static final int HASH_LISTPACK = 16;
     static final int ZSET_LISTPACK = 17;
     static final int LIST_QUICKLIST_2 = 18;
+    /** {@code RDB_OPCODE_FUNCTION2}: one FUNCTION library, its code (with the shebang) as an RDB string. */
+    static final int OPCODE_FUNCTION2 = 245;
+    /** {@code RDB_OPCODE_FUNCTION}: a library as Redis 7.0 rc1/rc2 wrote it (name, engine, description, body). */
+    static final int OPCODE_FUNCTION_PRE_GA = 246;
     static final int STREAM_LISTPACKS = 15;
     static final int STREAM_LISTPACKS_2 = 19;
 

@@ -33,6 +33,9 @@ public final class Errors {
     /** Another client's script is past {@code busy-reply-threshold} (Redis's {@code shared.slowevalerr}). */
     public static final ErrorReply BUSY = ErrorReply.of(
             "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.");
+    /** Redis's {@code slowscripterr}: the {@code -BUSY} of a running library function (FCALL). */
+    public static final ErrorReply BUSY_FUNCTION = ErrorReply.of(
+            "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.");
 
     /** {@code ERR wrong number of arguments for '<name>' command} (name lower case, {@code cmd|sub} for subcommands). */
     public static ErrorReply wrongArity(String name) {

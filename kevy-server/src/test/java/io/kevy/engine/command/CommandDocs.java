@@ -15,15 +15,19 @@ final class CommandDocs {
     /** Write commands that never emit a frame, and why (feed contract §5, §7). */
     private static final Map<String, String> NO_FRAME_WRITES = Map.of(
             "flushall", "no: new generations",
-            "flushdb", "no: new generations",
-            "function|flush", "no: kevy stores no functions");
+            "flushdb", "no: new generations");
 
     /** Commands that emit the frames of other commands. */
     private static final Map<String, String> OTHER_FRAMES = Map.of(
             "exec", "the queued commands'",
             "sort", "with STORE",
             "eval", "its writes' (effects)",
-            "evalsha", "its writes' (effects)");
+            "evalsha", "its writes' (effects)",
+            "fcall", "its writes' (effects)",
+            "function|load", "FUNCTION LOAD REPLACE (shard 0)",
+            "function|delete", "FUNCTION DELETE (shard 0)",
+            "function|flush", "FUNCTION FLUSH / DELETE (shard 0)",
+            "function|restore", "FUNCTION DELETE / LOAD REPLACE (shard 0)");
 
     private CommandDocs() {
     }
