@@ -44,8 +44,8 @@ public final class Engine implements AutoCloseable {
     private final Shard[] shards;
     private final Sessions sessions = new Sessions();
     private final RuntimeConfig runtimeConfig = new RuntimeConfig();
-    /** When the running script turns busy (System.nanoTime), or 0 when no script runs ({@link #scriptBusy}). */
-    private volatile long scriptBusyAtNanos;
+    /** The script thread and the running script's busy state ({@link #scriptBusy}). */
+    private final ScriptGate scriptGate = new ScriptGate();
     private final long startedAtMs;
     private final LongAdder keyspaceHits = new LongAdder();
     private final LongAdder keyspaceMisses = new LongAdder();
@@ -232,18 +232,22 @@ public final class Engine implements AutoCloseable {
      * runner with every shard locked; {@link #scriptEnded} clears it.
      */
     public void scriptStarted(long busyAtNanos) {
-        scriptBusyAtNanos = busyAtNanos == 0 ? 1 : busyAtNanos;
+        scriptGate.started(busyAtNanos);
     }
 
     /** The running script ended (see {@link #scriptStarted}). */
     public void scriptEnded() {
-        scriptBusyAtNanos = 0;
+        scriptGate.ended();
     }
 
     /** True while a script has run past its busy threshold. Thread-safe; read by the dispatcher per command. */
     public boolean scriptBusy() {
-        long at = scriptBusyAtNanos;
-        return at != 0 && System.nanoTime() - at >= 0;
+        return scriptGate.busy();
+    }
+
+    /** The script thread, and the lock waits of commands while a script runs ({@link ScriptGate}). */
+    public ScriptGate scriptGate() {
+        return scriptGate;
     }
 
     /**
@@ -499,6 +503,7 @@ public final class Engine implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        scriptGate.close();
         if (cron != null) {
             cron.shutdownNow();
             cron = null;

@@ -1,6 +1,7 @@
 package io.kevy.engine.command;
 
 import io.kevy.engine.Engine;
+import io.kevy.engine.ScriptGate;
 import io.kevy.engine.Shard;
 import io.kevy.engine.ShardLocks;
 import io.kevy.engine.error.CommandException;
@@ -150,7 +151,57 @@ public final class Dispatcher {
             out.simple("QUEUED");
             return Outcome.DONE;
         }
+        if (runsScript(session, spec)) {
+            return executeOnScriptThread(session, spec, argv);
+        }
         return execute(session, spec, argv, request, out);
+    }
+
+    /**
+     * True when {@code spec} runs a script (EVAL, EVALSHA, or an EXEC that queued one) for a session whose
+     * thread serves other sessions too: it must then run on the script thread ({@link ScriptGate}).
+     */
+    private boolean runsScript(Session session, CommandSpec spec) {
+        if (session.channel() == null || !session.channel().runsScriptsElsewhere()
+                || engine.scriptGate().onScriptThread()) {
+            return false;
+        }
+        if (spec.has(CommandFlag.RUNS_SCRIPT)) {
+            return true;
+        }
+        if (session.inMulti() && spec.name().equals("exec")) {
+            for (byte[][] queued : session.multiQueue()) {
+                CommandSpec q = resolve(queued);
+                if (q != null && q.has(CommandFlag.RUNS_SCRIPT)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Hands a script command to the script thread and parks the session as a blocked command does: the reply
+     * comes back through the session's channel, in order, held for the fsync under appendfsync always when the
+     * script wrote. The request bytes are not passed on (they are valid during this dispatch only).
+     */
+    private Outcome executeOnScriptThread(Session session, CommandSpec spec, byte[][] argv) {
+        var channel = session.channel();
+        try {
+            engine.scriptGate().execute(() -> {
+                ReplySink reply = channel.newAsyncReply();
+                try {
+                    execute(session, spec, argv, null, reply);
+                } catch (RuntimeException e) {
+                    log.error("script command {} failed", spec.name(), e);
+                    reply.error(ErrorReply.err("internal error in '" + spec.name() + "': " + e));
+                }
+                channel.sendAsync(reply, session.takeWrote());
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return Outcome.CLOSE; // the engine is closing
+        }
+        return Outcome.BLOCKED;
     }
 
     private void reject(Session session, ReplySink out, ErrorReply error) {
@@ -183,8 +234,28 @@ public final class Dispatcher {
         call.mayBlock(true);
         long t0 = System.nanoTime();
         boolean failed;
+        try {
+            failed = runLocked(call, spec, argv);
+        } catch (CommandException busy) { // a lock wait met a busy script (ScriptGate): nothing ran
+            call.request(null);
+            engine.countError(busy.reply());
+            out.error(busy.reply());
+            failed = true;
+        }
+        commandStats.called(spec, (System.nanoTime() - t0) / 1000, failed || call.failed());
+        return finish(session, spec, call, failed);
+    }
+
+    /** Runs the handler under the locks of its scope; throws {@code -BUSY} from a lock wait ({@link ScriptGate}). */
+    private boolean runLocked(Call call, CommandSpec spec, byte[][] argv) {
+        boolean failed;
         switch (spec.lockScope()) {
-            case NONE -> failed = runHandler(call, spec);
+            case NONE -> {
+                if (!spec.has(CommandFlag.ALLOW_BUSY)) {
+                    engine.scriptGate().await(); // it locks shards itself: not behind a running script
+                }
+                failed = runHandler(call, spec);
+            }
             case ALL -> failed = runAllLocked(call, spec);
             default -> {
                 int key = spec.singleKey();
@@ -204,7 +275,10 @@ public final class Dispatcher {
                 }
             }
         }
-        commandStats.called(spec, (System.nanoTime() - t0) / 1000, failed || call.failed());
+        return failed;
+    }
+
+    private Outcome finish(Session session, CommandSpec spec, Call call, boolean failed) {
         BlockedClient parked = call.blocked();
         if ((spec.isWrite() || call.emitted()) && parked == null) {
             // a parked command changed nothing yet; its reply says when it did. call.emitted(): a command not
@@ -232,7 +306,7 @@ public final class Dispatcher {
         if (key != null) {
             call.pin(key, shard);
         }
-        shard.lock().lock();
+        engine.scriptGate().lock(shard.lock());
         try {
             boolean failed = runHandler(call, spec);
             ShardLocks.serveHeld(engine, index);
@@ -243,13 +317,18 @@ public final class Dispatcher {
     }
 
     private boolean runAllLocked(Call call, CommandSpec spec) {
-        engine.lockAll();
+        int locked = 0;
         try {
+            for (; locked < engine.shardCount(); locked++) {
+                engine.scriptGate().lock(engine.shard(locked).lock());
+            }
             boolean failed = runHandler(call, spec);
             ShardLocks.serveAllHeld(engine);
             return failed;
         } finally {
-            engine.unlockAll();
+            for (int i = locked - 1; i >= 0; i--) {
+                engine.shard(i).lock().unlock();
+            }
         }
     }
 
@@ -257,7 +336,7 @@ public final class Dispatcher {
         int locked = 0;
         try {
             for (int s : shards) {
-                engine.shard(s).lock().lock();
+                engine.scriptGate().lock(engine.shard(s).lock());
                 locked++;
             }
             boolean failed = runHandler(call, spec);

@@ -10,6 +10,7 @@ import static io.kevy.engine.command.CommandSpec.command;
 import io.kevy.engine.Engine;
 import io.kevy.engine.ShardLocks;
 import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.CommandException;
 import io.kevy.engine.error.Errors;
 import io.kevy.engine.session.Session;
 import io.kevy.engine.session.WatchedKey;
@@ -151,9 +152,14 @@ final class TransactionCommands {
             discardTransaction(engine, s);
             throw Call.fail(Errors.EXECABORT);
         }
-        ShardLocks locks = new ShardLocks(engine);
-        lockShards(engine, locks, s, queue, specs);
+        ShardLocks locks = new ShardLocks(engine).forCommand();
         try {
+            try {
+                lockShards(engine, locks, s, queue, specs);
+            } catch (CommandException busy) { // a script past busy-reply-threshold holds a lock (ScriptGate)
+                discardTransaction(engine, s);
+                throw busy;
+            }
             long now = c.now();
             for (WatchedKey w : s.watched()) {
                 if (engine.shard(w.shard()).signals().expiredSinceWatch(w, now)) {
