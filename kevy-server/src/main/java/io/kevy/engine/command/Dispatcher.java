@@ -117,6 +117,11 @@ public final class Dispatcher {
         }
         if (!spec.has(CommandFlag.ALLOW_BUSY) && engine.scriptBusy()) {
             commandStats.rejected(spec); // before queueing, as Redis's processCommand
+            if (session.inMulti() && spec.name().equals("exec")) {
+                // Redis's rejectCommand on EXEC: the transaction is discarded, the reason quoted
+                TransactionCommands.abort(engine, session, out, Errors.BUSY.message());
+                return Outcome.DONE;
+            }
             reject(session, out, Errors.BUSY);
             return Outcome.DONE;
         }
@@ -238,8 +243,12 @@ public final class Dispatcher {
             failed = runLocked(call, spec, argv);
         } catch (CommandException busy) { // a lock wait met a busy script (ScriptGate): nothing ran
             call.request(null);
-            engine.countError(busy.reply());
-            out.error(busy.reply());
+            if (session.inMulti() && spec.name().equals("exec")) { // as the BUSY check in dispatch
+                TransactionCommands.abort(engine, session, out, busy.reply().message());
+            } else {
+                engine.countError(busy.reply());
+                out.error(busy.reply());
+            }
             failed = true;
         }
         commandStats.called(spec, (System.nanoTime() - t0) / 1000, failed || call.failed());

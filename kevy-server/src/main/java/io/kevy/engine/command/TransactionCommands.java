@@ -123,9 +123,14 @@ final class TransactionCommands {
      */
     static void abort(Engine engine, Session session, ReplySink out, String reason) {
         discardTransaction(engine, session);
-        ErrorReply e = ErrorReply.of("EXECABORT Transaction discarded because of: " + reason);
+        ErrorReply e = aborted(reason);
         engine.countError(e);
         out.error(e);
+    }
+
+    /** Redis's {@code execCommandAbort} reply: {@code EXECABORT Transaction discarded because of: <reason>}. */
+    private static ErrorReply aborted(String reason) {
+        return ErrorReply.of("EXECABORT Transaction discarded because of: " + reason);
     }
 
     private static void exec(Call c) {
@@ -157,8 +162,8 @@ final class TransactionCommands {
             try {
                 lockShards(engine, locks, s, queue, specs);
             } catch (CommandException busy) { // a script past busy-reply-threshold holds a lock (ScriptGate)
-                discardTransaction(engine, s);
-                throw busy;
+                discardTransaction(engine, s); // as Redis rejects an EXEC it reads while busy (rejectCommand)
+                throw Call.fail(aborted(busy.reply().message()));
             }
             long now = c.now();
             for (WatchedKey w : s.watched()) {
