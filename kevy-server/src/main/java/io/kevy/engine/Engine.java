@@ -227,12 +227,14 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Records that a script started and turns busy at {@code busyAtNanos} ({@link System#nanoTime}): after it,
-     * other clients' commands answer {@code -BUSY} (Redis's {@code busy-reply-threshold}). Called by the script
-     * runner with every shard locked; {@link #scriptEnded} clears it.
+     * Records that a script started: it turns busy {@code thresholdMs} after {@code startNanos}
+     * ({@link System#nanoTime}; never when {@code thresholdMs <= 0}), after which other clients' commands answer
+     * {@code -BUSY} (Redis's {@code busy-reply-threshold}); {@code abort} stops it even after writes, for
+     * {@link #close} (SHUTDOWN NOSAVE: Redis's process exits under such a script). Called by the script runner
+     * with every shard locked; {@link #scriptEnded} clears it.
      */
-    public void scriptStarted(long busyAtNanos) {
-        scriptGate.started(busyAtNanos);
+    public void scriptStarted(long startNanos, long thresholdMs, Runnable abort) {
+        scriptGate.started(startNanos, thresholdMs, abort);
     }
 
     /** The running script ended (see {@link #scriptStarted}). */

@@ -33,15 +33,26 @@ public final class ScriptGate {
     private final Object monitor = new Object();
     private ExecutorService executor;
     private volatile Thread scriptThread;
+    /** Stops the running script even after writes (engine close), or null. */
+    private volatile Runnable abort;
     private boolean closed;
 
-    /** Records that a script started (its locks held) and turns busy at {@code busyAtNanos}. */
-    public void started(long busyAtNanos) {
-        this.busyAtNanos = busyAtNanos == 0 ? 1 : busyAtNanos;
+    /**
+     * Records that a script started (its locks held): it turns busy {@code thresholdMs} after {@code startNanos}
+     * (never when {@code thresholdMs <= 0}: it then does not count as running for {@link #await}, as before
+     * busy-reply-threshold existed); {@code abort} stops it at {@link #close}.
+     */
+    public void started(long startNanos, long thresholdMs, Runnable abort) {
+        this.abort = abort;
+        if (thresholdMs > 0) {
+            long at = startNanos + thresholdMs * 1_000_000L;
+            this.busyAtNanos = at == 0 ? 1 : at;
+        }
     }
 
     /** Records the end of the running script and wakes the commands {@link #await}ing it. */
     public void ended() {
+        abort = null;
         busyAtNanos = 0;
         synchronized (monitor) {
             monitor.notifyAll();
@@ -144,9 +155,17 @@ public final class ScriptGate {
         }
     }
 
-    /** Stops the script thread (the running script, if any, is interrupted only by its own end). */
+    /**
+     * Stops the script thread, aborting the running script if any (at its next hook check, as SCRIPT KILL but
+     * after writes too): an endless script would otherwise spin on, holding every shard lock, in a process
+     * that embeds the engine.
+     */
     public synchronized void close() {
         closed = true;
+        Runnable a = abort;
+        if (a != null) {
+            a.run();
+        }
         if (executor != null) {
             executor.shutdownNow();
             executor = null;

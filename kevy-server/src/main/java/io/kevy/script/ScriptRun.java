@@ -37,6 +37,11 @@ final class ScriptRun {
         killRequested = true;
     }
 
+    /** Stops the script at its next hook check even when it has written (the engine closes). */
+    void abort() {
+        killRequested = true;
+    }
+
     boolean killRequested() {
         return killRequested;
     }

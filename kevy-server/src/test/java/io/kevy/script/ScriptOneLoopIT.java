@@ -207,6 +207,7 @@ class ScriptOneLoopIT {
 
     @Test
     void shutdownNosaveStopsAServerBusyWithAnUnkillableScript() {
+        java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
         TestServer own = TestServer.start(c -> c.with(ServerOptions.IO_THREADS, 1));
         try (RawClient a = RawClient.connect(own.port()); RawClient b = RawClient.connect(own.port())) {
             threshold(a, "100");
@@ -215,9 +216,16 @@ class ScriptOneLoopIT {
             assertThat(b.call("SCRIPT", "KILL")).startsWith("-UNKILLABLE ");
             assertThat(b.call("SHUTDOWN")).as("Redis: SHUTDOWN without NOSAVE is refused while busy")
                     .isEqualTo(BUSY);
+            Thread scriptThread = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("kevy-script") && !before.contains(t)).findFirst().orElseThrow();
             b.command("SHUTDOWN", "NOSAVE");
             assertThat(b.isClosedByServer()).isTrue();
             assertThat(a.isClosedByServer()).isTrue();
+            own.close();
+            scriptThread.join(10_000);
+            assertThat(scriptThread.isAlive()).as("the endless script is stopped with the engine").isFalse();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
         } finally {
             own.close();
         }
