@@ -83,6 +83,34 @@ final class LuaSandbox {
         globals.get("math").set("mod", globals.get("math").get("fmod"));
         globals.get("string").set("gfind", globals.get("string").get("gmatch"));
         globals.get("string").set("format", new LuaFormat());
+        LuaValue baseTostring = globals.get("tostring");
+        globals.rawset("tostring", new VarArgFunction() { // Lua 5.1's "%.14g"; luaj prints floats as Java floats
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaValue v = args.arg1();
+                return v.type() == LuaValue.TNUMBER ? LuaValue.valueOf(numberToString(v.todouble()))
+                        : baseTostring.invoke(args);
+            }
+        });
+        LuaValue baseRep = globals.get("string").get("rep");
+        globals.get("string").set("rep", new VarArgFunction() { // the memory cap (ScriptMemory), Lua's n <= 0
+            @Override
+            public Varargs invoke(Varargs args) {
+                long len = args.checkstring(1).length();
+                long n = args.checkint(2);
+                if (n <= 0 || len == 0) {
+                    return LuaValue.EMPTYSTRING;
+                }
+                long total = len * n;
+                if (total >= ScriptMemory.LARGE) {
+                    hook.reserve(total);
+                }
+                if (total > Integer.MAX_VALUE - 8) { // more than a Java array holds: an allocation failure
+                    throw new LuaError(ScriptMemory.NOT_ENOUGH_MEMORY);
+                }
+                return baseRep.invoke(args);
+            }
+        });
         globals.rawset("_VERSION", LuaValue.valueOf("Lua 5.1"));
         globals.rawset("gcinfo", new VarArgFunction() {
             @Override
@@ -104,7 +132,10 @@ final class LuaSandbox {
         globals.rawset("redis", RedisLib.create(current));
         globals.rawset("bit", BitLib.create());
         globals.rawset("cjson", CjsonLib.create());
-        for (String lib : new String[] {"string", "table", "math", "coroutine", "redis", "bit", "cjson"}) {
+        globals.rawset("struct", StructLib.create());
+        globals.rawset("cmsgpack", CmsgpackLib.create());
+        for (String lib : new String[] {"string", "table", "math", "coroutine", "redis", "bit", "cjson", "struct",
+            "cmsgpack"}) {
             globals.rawset(lib, readOnly(globals.get(lib)));
         }
         globals.rawset("_G", env);
@@ -129,6 +160,17 @@ final class LuaSandbox {
         mt.rawset("__metatable", LuaValue.FALSE);
         env.setmetatable(mt);
         readonly.add(env);
+    }
+
+    /** Lua 5.1's {@code lua_number2str}: {@code "%.14g"}, with glibc's {@code inf}, {@code -inf}, {@code -nan}. */
+    static String numberToString(double d) {
+        if (Double.isNaN(d)) {
+            return "-nan"; // x86's default NaN, the one arithmetic makes, has its sign bit set
+        }
+        if (Double.isInfinite(d)) {
+            return d > 0 ? "inf" : "-inf";
+        }
+        return LuaFormat.general(".14", 'g', d);
     }
 
     ScriptHook hook() {

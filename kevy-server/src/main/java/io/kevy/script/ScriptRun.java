@@ -16,6 +16,8 @@ final class ScriptRun {
     final long startNanos = System.nanoTime();
     private volatile boolean wrote;
     private volatile boolean killRequested;
+    /** Set by the hook when the script filled the heap ({@link ScriptMemory}); raised as SCRIPT KILL is. */
+    private boolean outOfMemory;
 
     ScriptRun(Call call, String sha, boolean readOnly) {
         this.call = call;
@@ -42,12 +44,21 @@ final class ScriptRun {
         killRequested = true;
     }
 
-    boolean killRequested() {
-        return killRequested;
+    /** Stops the script with Lua's {@code not enough memory} at its next hook check (the hook's thread). */
+    void outOfMemory() {
+        outOfMemory = true;
     }
 
-    /** Called by the hook: throws the kill error when SCRIPT KILL asked for it. */
+    /** True once the script must stop: killed, aborted or out of memory. */
+    boolean killRequested() {
+        return killRequested || outOfMemory;
+    }
+
+    /** Called by the hook: throws the error that stops the script when it must stop. */
     void checkInterrupt() {
+        if (outOfMemory) {
+            throw new LuaError(ScriptMemory.NOT_ENOUGH_MEMORY);
+        }
         if (killRequested) {
             throw new LuaError(LuaReplyBuilder.errorTable(ScriptErrors.KILLED));
         }

@@ -94,6 +94,10 @@ public final class Scripts {
             } catch (LuaError e) {
                 fail(c, ScriptErrors.runtime(e, sha, sandbox.hook().currentLine()));
                 return;
+            } catch (OutOfMemoryError e) { // one allocation the heap could not hold: nothing was allocated
+                fail(c, ScriptErrors.runtime(new LuaError(ScriptMemory.NOT_ENOUGH_MEMORY), sha,
+                        sandbox.hook().currentLine()));
+                return;
             } catch (StackOverflowError e) { // the hook's depth limit should have caught it first
                 fail(c, ErrorReply.of("ERR user_script:?: stack overflow script: " + sha + ", on @user_script:?."));
                 return;

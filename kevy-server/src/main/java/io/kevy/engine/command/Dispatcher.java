@@ -197,11 +197,15 @@ public final class Dispatcher {
                 ReplySink reply = channel.newAsyncReply();
                 try {
                     execute(session, spec, argv, null, reply);
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) { // the client waits for a reply
                     log.error("script command {} failed", spec.name(), e);
                     reply.error(ErrorReply.err("internal error in '" + spec.name() + "': " + e));
                 }
-                channel.sendAsync(reply, session.takeWrote());
+                try {
+                    channel.sendAsync(reply, session.takeWrote());
+                } catch (java.util.concurrent.RejectedExecutionException closed) {
+                    // the connection's event loop is gone (server shutdown): nobody waits for the reply
+                }
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
             return Outcome.CLOSE; // the engine is closing
