@@ -39,6 +39,8 @@ import org.luaj.vm2.lib.jse.JseMathLib;
  */
 final class LuaSandbox {
     static final String READONLY = "Attempt to modify a readonly table";
+    /** Lua 5.1's {@code LUAI_MAXCSTACK}: how many values a C function may push, so {@code unpack} may return. */
+    static final int MAX_RESULTS = 8000;
 
     private final Globals globals = new Globals();
     /** What scripts see as their globals: empty, protected (a {@code Globals} so that luaj runs the hook). */
@@ -83,6 +85,33 @@ final class LuaSandbox {
         globals.get("math").set("mod", globals.get("math").get("fmod"));
         globals.get("string").set("gfind", globals.get("string").get("gmatch"));
         globals.get("string").set("format", new LuaFormat());
+        LuaValue baseError = globals.get("error");
+        globals.rawset("error", new VarArgFunction() { // error(msg, 0): Lua adds no position to the message
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (args.narg() >= 2 && args.arg(2).isnumber() && args.arg(2).toint() == 0
+                        && args.arg1().type() == LuaValue.TSTRING) {
+                    throw new ScriptErrors.Unpositioned(args.arg1());
+                }
+                return baseError.invoke(args);
+            }
+        });
+        LuaValue baseUnpack = globals.get("table").get("unpack");
+        globals.get("table").set("unpack", new VarArgFunction() { // Lua 5.1's lua_checkstack on the results
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaValue t = args.arg1();
+                if (t.istable()) {
+                    long i = args.isnoneornil(2) ? 1 : (long) args.checkdouble(2);
+                    long e = args.isnoneornil(3) ? t.length() : (long) args.checkdouble(3);
+                    if (e - i + 1 >= MAX_RESULTS) {
+                        throw new LuaError("too many results to unpack");
+                    }
+                }
+                return baseUnpack.invoke(args);
+            }
+        });
+        globals.rawset("unpack", globals.get("table").get("unpack"));
         LuaValue baseTostring = globals.get("tostring");
         globals.rawset("tostring", new VarArgFunction() { // Lua 5.1's "%.14g"; luaj prints floats as Java floats
             @Override
