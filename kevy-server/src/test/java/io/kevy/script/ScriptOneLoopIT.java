@@ -230,4 +230,34 @@ class ScriptOneLoopIT {
             own.close();
         }
     }
+
+    @Test
+    void aReplicaBusyWithAScriptAppliesItsPrimarysWritesOnceTheScriptIsKilled() {
+        // replication reads the primary's feed
+        TestServer primary = TestServer.start(c -> c.with(ServerOptions.IO_THREADS, 1)
+                .with(ServerOptions.FEED_ENABLED, true));
+        TestServer replica = TestServer.start(c -> c.with(ServerOptions.IO_THREADS, 1)
+                .with(ServerOptions.FEED_ENABLED, true));
+        try (RawClient p = RawClient.connect(primary.port()); RawClient a = RawClient.connect(replica.port());
+             RawClient b = RawClient.connect(replica.port())) {
+            assertThat(a.call("REPLICAOF", "127.0.0.1", Integer.toString(primary.port()))).isEqualTo("+OK\r\n");
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+                    .until(() -> b.call("INFO", "replication").contains("master_link_status:up"));
+            threshold(a, "100");
+            a.command("EVAL", ENDLESS, "0");
+            assertThat(awaitBusy(b)).isEqualTo(BUSY);
+            assertThat(p.call("SET", "during", "1")).isEqualTo("+OK\r\n");
+            assertThat(p.call("INCR", "n")).isEqualTo(":1\r\n");
+            assertThat(b.call("SCRIPT", "KILL")).isEqualTo("+OK\r\n");
+            assertThat(a.readReply()).startsWith("-ERR Script killed by user with SCRIPT KILL...");
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).untilAsserted(() -> {
+                assertThat(b.call("GET", "during")).as("a write of the primary is applied, not refused BUSY")
+                        .isEqualTo("$1\r\n1\r\n");
+                assertThat(b.call("GET", "n")).isEqualTo("$1\r\n1\r\n");
+            });
+        } finally {
+            replica.close();
+            primary.close();
+        }
+    }
 }

@@ -115,7 +115,7 @@ public final class Dispatcher {
             reject(session, out, Errors.NOAUTH);
             return Outcome.DONE;
         }
-        if (!spec.has(CommandFlag.ALLOW_BUSY) && engine.scriptBusy()) {
+        if (!spec.has(CommandFlag.ALLOW_BUSY) && engine.scriptBusy() && !session.master()) {
             commandStats.rejected(spec); // before queueing, as Redis's processCommand
             if (session.inMulti() && spec.name().equals("exec")) {
                 // Redis's rejectCommand on EXEC: the transaction is discarded, the reason quoted
@@ -264,7 +264,7 @@ public final class Dispatcher {
         boolean failed;
         switch (spec.lockScope()) {
             case NONE -> {
-                if (!spec.has(CommandFlag.ALLOW_BUSY)) {
+                if (!spec.has(CommandFlag.ALLOW_BUSY) && !call.session().master()) {
                     engine.scriptGate().await(); // it locks shards itself: not behind a running script
                 }
                 failed = runHandler(call, spec);
@@ -319,7 +319,7 @@ public final class Dispatcher {
         if (key != null) {
             call.pin(key, shard);
         }
-        engine.scriptGate().lock(shard.lock());
+        lock(call, shard.lock());
         try {
             boolean failed = runHandler(call, spec);
             ShardLocks.serveHeld(engine, index);
@@ -333,7 +333,7 @@ public final class Dispatcher {
         int locked = 0;
         try {
             for (; locked < engine.shardCount(); locked++) {
-                engine.scriptGate().lock(engine.shard(locked).lock());
+                lock(call, engine.shard(locked).lock());
             }
             boolean failed = runHandler(call, spec);
             ShardLocks.serveAllHeld(engine);
@@ -349,7 +349,7 @@ public final class Dispatcher {
         int locked = 0;
         try {
             for (int s : shards) {
-                engine.scriptGate().lock(engine.shard(s).lock());
+                lock(call, engine.shard(s).lock());
                 locked++;
             }
             boolean failed = runHandler(call, spec);
@@ -359,6 +359,19 @@ public final class Dispatcher {
             for (int i = locked - 1; i >= 0; i--) {
                 engine.shard(shards[i]).lock().unlock();
             }
+        }
+    }
+
+    /**
+     * Takes a shard lock for {@code call}: through {@link ScriptGate#lock} (BUSY past a script's threshold), but
+     * waiting for good for the primary's link, whose writes a replica must apply, never refuse (Redis defers the
+     * master's input while busy instead of answering BUSY).
+     */
+    private void lock(Call call, java.util.concurrent.locks.ReentrantLock lock) {
+        if (call.session().master()) {
+            lock.lock();
+        } else {
+            engine.scriptGate().lock(lock);
         }
     }
 

@@ -157,7 +157,7 @@ final class TransactionCommands {
             discardTransaction(engine, s);
             throw Call.fail(Errors.EXECABORT);
         }
-        ShardLocks locks = new ShardLocks(engine).forCommand();
+        ShardLocks locks = s.master() ? new ShardLocks(engine) : new ShardLocks(engine).forCommand();
         try {
             try {
                 lockShards(engine, locks, s, queue, specs);
