@@ -45,7 +45,7 @@ final class ScriptHook extends DebugLib {
      * ({@link ScriptMemory}); for a library function about to allocate them.
      */
     void reserve(long bytes) {
-        if (run != null && memory.exhausted(bytes)) {
+        if (run != null && memory.refuses(bytes)) {
             run.outOfMemory();
             killing = true;
             run.checkInterrupt();
@@ -105,7 +105,7 @@ final class ScriptHook extends DebugLib {
         }
         lastPc = pc;
         if ((killing || (++count & (CHECK_EVERY - 1)) == 0) && run != null) {
-            if (!killing && memory.exhausted(0)) {
+            if (!killing && memory.exhausted()) {
                 run.outOfMemory();
             }
             // once killed, every instruction raises again, so a pcall cannot swallow the kill (as Redis's hook)

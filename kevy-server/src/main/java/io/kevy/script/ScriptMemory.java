@@ -36,20 +36,37 @@ final class ScriptMemory {
     private long lastGc = System.nanoTime() - GC_INTERVAL_NANOS;
 
     /**
-     * True when the heap plus {@code more} bytes is over the high-water mark and, after a collection, still over
-     * the {@link #LIVE_MARK}.
+     * The hook's periodic check: true when the heap is over the high-water mark and, after a collection, still
+     * over the {@link #LIVE_MARK}. Between two collections ({@link #GC_INTERVAL_NANOS}) it passes unverified.
      */
-    boolean exhausted(long more) {
+    boolean exhausted() {
         long max = runtime.maxMemory();
-        if (used() + more < (long) (max * HIGH_WATER)) {
+        if (used() < (long) (max * HIGH_WATER)) {
             return false;
         }
         if (System.nanoTime() - lastGc < GC_INTERVAL_NANOS) {
             return false; // unverified (garbage counts): the next check after the interval decides
         }
+        collect();
+        return used() >= (long) (max * LIVE_MARK);
+    }
+
+    /**
+     * The check before one allocation of {@code bytes}: true when it would take the heap over the high-water
+     * mark even after a collection (always verified: it decides one allocation, not a trend).
+     */
+    boolean refuses(long bytes) {
+        long limit = (long) (runtime.maxMemory() * HIGH_WATER);
+        if (used() + bytes < limit) {
+            return false;
+        }
+        collect();
+        return used() + bytes >= limit;
+    }
+
+    private void collect() {
         System.gc();
         lastGc = System.nanoTime();
-        return used() + more >= (long) (max * LIVE_MARK);
     }
 
     private long used() {
