@@ -45,9 +45,8 @@ public final class Engine implements AutoCloseable {
     private final Shard[] shards;
     private final Sessions sessions = new Sessions();
     private final RuntimeConfig runtimeConfig = new RuntimeConfig();
-    /** When the running script turns busy (System.nanoTime), or 0 when no script runs ({@link #scriptBusy}). */
-    private volatile long scriptBusyAtNanos;
-    private volatile ErrorReply scriptBusyReply = Errors.BUSY;
+    /** The script thread and the running script's busy state ({@link #scriptBusy}). */
+    private final ScriptGate scriptGate = new ScriptGate();
     private volatile ServerState serverState = ServerState.NONE;
     private final long startedAtMs;
     private final LongAdder keyspaceHits = new LongAdder();
@@ -230,37 +229,43 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Records that a script started and turns busy at {@code busyAtNanos} ({@link System#nanoTime}): after it,
-     * other clients' commands answer {@code -BUSY} (Redis's {@code busy-reply-threshold}). Called by the script
-     * runner with every shard locked; {@link #scriptEnded} clears it.
+     * Records that a script started: it turns busy {@code thresholdMs} after {@code startNanos}
+     * ({@link System#nanoTime}; never when {@code thresholdMs <= 0}), after which other clients' commands answer
+     * {@code -BUSY} (Redis's {@code busy-reply-threshold}); {@code abort} stops it even after writes, for
+     * {@link #close} (SHUTDOWN NOSAVE: Redis's process exits under such a script). Called by the script runner
+     * with every shard locked; {@link #scriptEnded} clears it.
      */
-    public void scriptStarted(long busyAtNanos) {
-        scriptStarted(busyAtNanos, Errors.BUSY);
+    public void scriptStarted(long startNanos, long thresholdMs, Runnable abort) {
+        scriptStarted(startNanos, thresholdMs, abort, Errors.BUSY);
     }
 
     /**
-     * As {@link #scriptStarted(long)}, with the {@code -BUSY} reply other clients then get ({@link Errors#BUSY}
-     * for EVAL, {@link Errors#BUSY_FUNCTION} for FCALL, as Redis's {@code slowevalerr} / {@code slowscripterr}).
+     * As {@link #scriptStarted(long, long, Runnable)}, with the {@code -BUSY} reply other clients then get
+     * ({@link Errors#BUSY} for EVAL, {@link Errors#BUSY_FUNCTION} for FCALL, as Redis's {@code slowevalerr} /
+     * {@code slowscripterr}).
      */
-    public void scriptStarted(long busyAtNanos, ErrorReply busyReply) {
-        scriptBusyReply = busyReply;
-        scriptBusyAtNanos = busyAtNanos == 0 ? 1 : busyAtNanos;
+    public void scriptStarted(long startNanos, long thresholdMs, Runnable abort, ErrorReply busyReply) {
+        scriptGate.started(startNanos, thresholdMs, abort, busyReply);
     }
 
-    /** The {@code -BUSY} reply of the running script ({@link #scriptStarted(long, ErrorReply)}). */
+    /** The {@code -BUSY} reply of the running script ({@link #scriptStarted(long, long, Runnable, ErrorReply)}). */
     public ErrorReply scriptBusyReply() {
-        return scriptBusyReply;
+        return scriptGate.busyReply();
     }
 
     /** The running script ended (see {@link #scriptStarted}). */
     public void scriptEnded() {
-        scriptBusyAtNanos = 0;
+        scriptGate.ended();
     }
 
     /** True while a script has run past its busy threshold. Thread-safe; read by the dispatcher per command. */
     public boolean scriptBusy() {
-        long at = scriptBusyAtNanos;
-        return at != 0 && System.nanoTime() - at >= 0;
+        return scriptGate.busy();
+    }
+
+    /** The script thread, and the lock waits of commands while a script runs ({@link ScriptGate}). */
+    public ScriptGate scriptGate() {
+        return scriptGate;
     }
 
     /**
@@ -530,6 +535,7 @@ public final class Engine implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        scriptGate.close();
         if (cron != null) {
             cron.shutdownNow();
             cron = null;

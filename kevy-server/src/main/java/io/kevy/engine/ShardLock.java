@@ -21,15 +21,22 @@ public final class ShardLock extends ReentrantLock {
 
     @Override
     public void lock() {
+        if (!spinLock()) {
+            super.lock();
+        }
+    }
+
+    /** Takes the lock if it is free or freed within the bounded spin; false (not held) otherwise. */
+    public boolean spinLock() {
         if (tryLock()) {
-            return;
+            return true;
         }
         for (int i = 0; i < SPINS; i++) {
             Thread.onSpinWait();
             if (!isLocked() && tryLock()) {
-                return;
+                return true;
             }
         }
-        super.lock();
+        return false;
     }
 }

@@ -24,6 +24,8 @@ public final class ShardLocks {
     private final int[] owned;
     private int ownedCount;
     private int max = -1;
+    /** Waits through {@link ScriptGate#lock} (a command's locks: BUSY rather than waiting for a script for good). */
+    private boolean forCommand;
 
     public ShardLocks(Engine engine) {
         this.engine = engine;
@@ -99,8 +101,21 @@ public final class ShardLocks {
         if (index < max) {
             throw new IllegalStateException("lock order: shard " + index + " after shard " + max);
         }
-        engine.shard(index).lock().lock();
+        if (forCommand) {
+            engine.scriptGate().lock(engine.shard(index).lock());
+        } else {
+            engine.shard(index).lock().lock();
+        }
         take(index);
+    }
+
+    /**
+     * Makes {@link #lock} wait as a command does ({@link ScriptGate#lock}: {@code -BUSY} once a running script is
+     * past its threshold). Returns this.
+     */
+    public ShardLocks forCommand() {
+        this.forCommand = true;
+        return this;
     }
 
     /** Locks every shard, ascending (nothing may be held yet, except shards this object adopted or locked). */

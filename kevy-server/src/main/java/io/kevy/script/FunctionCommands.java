@@ -8,6 +8,7 @@ import static io.kevy.engine.command.CommandFlag.NOSCRIPT;
 import static io.kevy.engine.command.CommandFlag.NO_LOCK;
 import static io.kevy.engine.command.CommandFlag.NO_MANDATORY_KEYS;
 import static io.kevy.engine.command.CommandFlag.READONLY;
+import static io.kevy.engine.command.CommandFlag.RUNS_SCRIPT;
 import static io.kevy.engine.command.CommandFlag.SKIP_MONITOR;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandFlag.WRITE;
@@ -59,12 +60,13 @@ public final class FunctionCommands {
 
     /** Registers FCALL, FCALL_RO and FUNCTION over {@code functions} in {@code t}. */
     public static void register(CommandTable t, Functions functions) {
-        t.add(command("fcall", -3).flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, ALL_SHARDS)
+        t.add(command("fcall", -3).flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, ALL_SHARDS, RUNS_SCRIPT)
                 .keys(0, 0, 0, ScriptCommands.KEYS).keynum(2).group(ScriptCommands.GROUP).since("7.0.0")
                 .summary("Invoke a function").complexity("Depends on the function that is executed.")
                 .keyNotes("We cannot tell how the keys will be used so we assume the worst, RW and UPDATE")
                 .keyFlags("RW", "access", "update").handler(c -> fcall(c, functions, false)));
-        t.add(command("fcall_ro", -3).flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, ALL_SHARDS)
+        t.add(command("fcall_ro", -3).flags(READONLY, NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, ALL_SHARDS,
+                RUNS_SCRIPT)
                 .keys(0, 0, 0, ScriptCommands.KEYS).keynum(2).group(ScriptCommands.GROUP).since("7.0.0")
                 .summary("Invoke a read-only function").complexity("Depends on the function that is executed.")
                 .keyNotes("We cannot tell how the keys will be used so we assume the worst, RO and ACCESS")

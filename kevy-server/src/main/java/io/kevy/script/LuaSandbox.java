@@ -39,6 +39,8 @@ import org.luaj.vm2.lib.jse.JseMathLib;
  */
 final class LuaSandbox {
     static final String READONLY = "Attempt to modify a readonly table";
+    /** Lua 5.1's {@code LUAI_MAXCSTACK}: how many values a C function may push, so {@code unpack} may return. */
+    static final int MAX_RESULTS = 8000;
 
     private final Globals globals = new Globals();
     /** What scripts see as their globals: empty, protected (a {@code Globals} so that luaj runs the hook). */
@@ -85,6 +87,61 @@ final class LuaSandbox {
         globals.get("math").set("mod", globals.get("math").get("fmod"));
         globals.get("string").set("gfind", globals.get("string").get("gmatch"));
         globals.get("string").set("format", new LuaFormat());
+        LuaValue baseError = globals.get("error");
+        globals.rawset("error", new VarArgFunction() { // error(msg, 0): Lua adds no position to the message
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (args.narg() >= 2 && args.arg(2).isnumber() && args.arg(2).toint() == 0
+                        && args.arg1().type() == LuaValue.TSTRING) {
+                    throw new ScriptErrors.Unpositioned(args.arg1());
+                }
+                return baseError.invoke(args);
+            }
+        });
+        LuaValue baseUnpack = globals.get("table").get("unpack");
+        globals.get("table").set("unpack", new VarArgFunction() { // Lua 5.1's lua_checkstack on the results
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaValue t = args.arg1();
+                if (t.istable()) {
+                    long i = args.isnoneornil(2) ? 1 : (long) args.checkdouble(2);
+                    long e = args.isnoneornil(3) ? t.length() : (long) args.checkdouble(3);
+                    if (e - i + 1 >= MAX_RESULTS) {
+                        throw new LuaError("too many results to unpack");
+                    }
+                }
+                return baseUnpack.invoke(args);
+            }
+        });
+        globals.rawset("unpack", globals.get("table").get("unpack"));
+        LuaValue baseTostring = globals.get("tostring");
+        globals.rawset("tostring", new VarArgFunction() { // Lua 5.1's "%.14g"; luaj prints floats as Java floats
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaValue v = args.arg1();
+                return v.type() == LuaValue.TNUMBER ? LuaValue.valueOf(numberToString(v.todouble()))
+                        : baseTostring.invoke(args);
+            }
+        });
+        LuaValue baseRep = globals.get("string").get("rep");
+        globals.get("string").set("rep", new VarArgFunction() { // the memory cap (ScriptMemory), Lua's n <= 0
+            @Override
+            public Varargs invoke(Varargs args) {
+                long len = args.checkstring(1).length();
+                long n = args.checkint(2);
+                if (n <= 0 || len == 0) {
+                    return LuaValue.EMPTYSTRING;
+                }
+                long total = len * n;
+                if (total >= ScriptMemory.LARGE) {
+                    hook.reserve(total);
+                }
+                if (total > Integer.MAX_VALUE - 8) { // more than a Java array holds: an allocation failure
+                    throw new LuaError(ScriptMemory.NOT_ENOUGH_MEMORY);
+                }
+                return baseRep.invoke(args);
+            }
+        });
         globals.rawset("_VERSION", LuaValue.valueOf("Lua 5.1"));
         globals.rawset("gcinfo", new VarArgFunction() {
             @Override
@@ -106,7 +163,10 @@ final class LuaSandbox {
         globals.rawset("redis", RedisLib.create(current));
         globals.rawset("bit", BitLib.create());
         globals.rawset("cjson", CjsonLib.create());
-        for (String lib : new String[] {"string", "table", "math", "coroutine", "redis", "bit", "cjson"}) {
+        globals.rawset("struct", StructLib.create());
+        globals.rawset("cmsgpack", CmsgpackLib.create());
+        for (String lib : new String[] {"string", "table", "math", "coroutine", "redis", "bit", "cjson", "struct",
+            "cmsgpack"}) {
             globals.rawset(lib, readOnly(globals.get(lib)));
         }
         globals.rawset("_G", env);
@@ -130,6 +190,17 @@ final class LuaSandbox {
         mt.rawset("__metatable", LuaValue.FALSE);
         env.setmetatable(mt);
         readonly.add(env);
+    }
+
+    /** Lua 5.1's {@code lua_number2str}: {@code "%.14g"}, with glibc's {@code inf}, {@code -inf}, {@code -nan}. */
+    static String numberToString(double d) {
+        if (Double.isNaN(d)) {
+            return "-nan"; // x86's default NaN, the one arithmetic makes, has its sign bit set
+        }
+        if (Double.isInfinite(d)) {
+            return d > 0 ? "inf" : "-inf";
+        }
+        return LuaFormat.general(".14", 'g', d);
     }
 
     ScriptHook hook() {

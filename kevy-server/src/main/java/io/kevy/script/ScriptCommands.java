@@ -7,6 +7,7 @@ import static io.kevy.engine.command.CommandFlag.NOSCRIPT;
 import static io.kevy.engine.command.CommandFlag.NO_LOCK;
 import static io.kevy.engine.command.CommandFlag.NO_MANDATORY_KEYS;
 import static io.kevy.engine.command.CommandFlag.READONLY;
+import static io.kevy.engine.command.CommandFlag.RUNS_SCRIPT;
 import static io.kevy.engine.command.CommandFlag.SKIP_MONITOR;
 import static io.kevy.engine.command.CommandFlag.STALE;
 import static io.kevy.engine.command.CommandSpec.command;
@@ -109,7 +110,7 @@ public final class ScriptCommands {
 
     private static CommandSpec.Builder eval(String name, String summary, String complexity,
                                             io.kevy.engine.command.CommandHandler h) {
-        return command(name, -3).flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, ALL_SHARDS)
+        return command(name, -3).flags(NOSCRIPT, STALE, SKIP_MONITOR, NO_MANDATORY_KEYS, ALL_SHARDS, RUNS_SCRIPT)
                 .keys(0, 0, 0, KEYS).keynum(2).group(GROUP).summary(summary).complexity(complexity).handler(h);
     }
 

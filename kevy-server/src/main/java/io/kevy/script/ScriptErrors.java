@@ -67,6 +67,59 @@ final class ScriptErrors {
         return m;
     }
 
+    /** A Lua error raised without a position (Lua's {@code error(msg, 0)}): its message stands alone. */
+    static final class Unpositioned extends LuaError {
+        private static final long serialVersionUID = 1L;
+
+        Unpositioned(LuaValue message) {
+            super(message);
+        }
+    }
+
+    private static final Pattern ARITH = Pattern.compile("attempt to perform arithmetic (?:__\\w+ )?on (\\w+) and (\\w+)");
+    private static final Pattern CONCAT = Pattern.compile("attempt to concatenate (\\w+) and (\\w+)");
+    private static final Pattern COMPARE = Pattern.compile("attempt to compare __\\w+ on (\\w+) and (\\w+)");
+    private static final Pattern LENGTH = Pattern.compile("attempt to get length of (\\w+)$");
+    private static final Pattern CALL = Pattern.compile("attempt to call (\\w+)$");
+
+    /**
+     * luaj's wording of a runtime error in Lua 5.1's, where the two differ only in form: {@code attempt to call
+     * nil} → {@code attempt to call a nil value}, the operand types of arithmetic, concatenation, comparison and
+     * length. Lua also names the variable ({@code local 't'}, {@code field 'x'}): luaj does not know it, so those
+     * messages keep Lua's anonymous form. luaj's {@code bad argument} texts lack the function's name (and often
+     * the argument's number) and stay as they are.
+     */
+    static String luaWording(String text) {
+        Matcher m = ARITH.matcher(text);
+        if (m.find()) {
+            String bad = m.group(1).equals("number") ? m.group(2) : m.group(1);
+            return text.substring(0, m.start()) + "attempt to perform arithmetic on a " + bad + " value"
+                    + text.substring(m.end());
+        }
+        m = CONCAT.matcher(text);
+        if (m.find()) { // luaG_concaterror: the first operand that is neither a string nor a number
+            String a = m.group(1);
+            String bad = a.equals("string") || a.equals("number") ? m.group(2) : a;
+            return text.substring(0, m.start()) + "attempt to concatenate a " + bad + " value"
+                    + text.substring(m.end());
+        }
+        m = COMPARE.matcher(text);
+        if (m.find()) { // luaG_ordererror
+            String how = m.group(1).equals(m.group(2)) ? "two " + m.group(1) + " values"
+                    : m.group(1) + " with " + m.group(2);
+            return text.substring(0, m.start()) + "attempt to compare " + how + text.substring(m.end());
+        }
+        m = LENGTH.matcher(text);
+        if (m.find()) {
+            return text.substring(0, m.start()) + "attempt to get length of a " + m.group(1) + " value";
+        }
+        m = CALL.matcher(text);
+        if (m.find()) {
+            return text.substring(0, m.start()) + "attempt to call a " + m.group(1) + " value";
+        }
+        return text;
+    }
+
     /** The EVAL reply for a script that raised {@code e} while running. */
     static ErrorReply runtime(LuaError e, String sha, int currentLine) {
         return runtime(e, sha, currentLine, "user_script");
@@ -110,12 +163,17 @@ final class ScriptErrors {
             String text = obj instanceof LuaString s ? LuaReplies.latin1(s) : obj.tojstring();
             text = stripTraceback(text);
             Matcher p = POSITION.matcher(text);
-            if (p.find()) {
+            if (e instanceof Unpositioned) {
+                // error(msg, 0): the message alone
+            } else if (p.find()) {
                 if (line == null) {
                     line = p.group(2);
                 }
-                text = p.group(1) + ":" + p.group(2) + ": " + text.substring(p.end());
+                text = p.group(1) + ":" + p.group(2) + ": " + luaWording(text.substring(p.end()));
+            } else if (text.equals("invalid key to 'next'")) {
+                // raised inside the C function by luaH_next: Lua gives it no position
             } else if (line != null && !text.startsWith(chunk + ":")) {
+                text = luaWording(text);
                 text = chunk + ":" + line + ": " + text; // Lua positions errors of library functions too
             }
             msg = "ERR " + text;

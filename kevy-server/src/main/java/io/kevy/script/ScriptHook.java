@@ -11,7 +11,8 @@ import org.luaj.vm2.lib.DebugLib;
  * luaj's debug hook, used as Redis uses Lua's count hook: it bounds the call depth (a script recursing deeper
  * than {@link #MAX_DEPTH} Lua calls fails with {@code stack overflow}, as Lua does at its own limit, instead of
  * overflowing the Java thread's stack) and, every {@link #CHECK_EVERY} instructions, asks the running script's
- * {@link ScriptRun#checkInterrupt()} whether it must stop (SCRIPT KILL).
+ * {@link ScriptRun#checkInterrupt()} whether it must stop (SCRIPT KILL), after asking {@link ScriptMemory} whether
+ * the heap is full.
  *
  * <p>Its {@code debug} table is not exposed to scripts. Used by one script at a time (the runner's lock).
  */
@@ -34,6 +35,24 @@ final class ScriptHook extends DebugLib {
     private boolean killing;
     /** A library load's deadline (System.nanoTime), or 0: no load, or no limit. */
     private long loadDeadline;
+    private final ScriptMemory memory = new ScriptMemory();
+
+    /** The memory cap the hook checks, also for the library functions that allocate much at once. */
+    ScriptMemory memory() {
+        return memory;
+    }
+
+    /**
+     * Stops the running script with {@code not enough memory} when {@code bytes} more would fill the heap
+     * ({@link ScriptMemory}); for a library function about to allocate them.
+     */
+    void reserve(long bytes) {
+        if (run != null && memory.refuses(bytes)) {
+            run.outOfMemory();
+            killing = true;
+            run.checkInterrupt();
+        }
+    }
 
     void start(ScriptRun run) {
         this.loadDeadline = 0;
@@ -99,6 +118,9 @@ final class ScriptHook extends DebugLib {
         }
         lastPc = pc;
         if ((killing || (++count & (CHECK_EVERY - 1)) == 0) && run != null) {
+            if (!killing && memory.exhausted()) {
+                run.outOfMemory();
+            }
             // once killed, every instruction raises again, so a pcall cannot swallow the kill (as Redis's hook)
             killing = run.killRequested();
             run.checkInterrupt();

@@ -21,6 +21,8 @@ final class ScriptRun {
     final long startNanos = System.nanoTime();
     private volatile boolean wrote;
     private volatile boolean killRequested;
+    /** Set by the hook when the script filled the heap ({@link ScriptMemory}); raised as SCRIPT KILL is. */
+    private boolean outOfMemory;
 
     ScriptRun(Call call, String sha, boolean readOnly) {
         this(call, sha, readOnly, false);
@@ -48,12 +50,26 @@ final class ScriptRun {
         killRequested = true;
     }
 
-    boolean killRequested() {
-        return killRequested;
+    /** Stops the script at its next hook check even when it has written (the engine closes). */
+    void abort() {
+        killRequested = true;
     }
 
-    /** Called by the hook: throws the kill error when SCRIPT KILL asked for it. */
+    /** Stops the script with Lua's {@code not enough memory} at its next hook check (the hook's thread). */
+    void outOfMemory() {
+        outOfMemory = true;
+    }
+
+    /** True once the script must stop: killed, aborted or out of memory. */
+    boolean killRequested() {
+        return killRequested || outOfMemory;
+    }
+
+    /** Called by the hook: throws the error that stops the script when it must stop. */
     void checkInterrupt() {
+        if (outOfMemory) {
+            throw new LuaError(ScriptMemory.NOT_ENOUGH_MEMORY);
+        }
         if (killRequested) {
             throw new LuaError(LuaReplyBuilder.errorTable(ScriptErrors.KILLED));
         }

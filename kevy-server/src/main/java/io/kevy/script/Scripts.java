@@ -27,8 +27,9 @@ import org.luaj.vm2.Varargs;
  * <p><b>Busy scripts.</b> A script running longer than {@code busy-reply-threshold} (CONFIG, alias
  * {@code lua-time-limit}, default 5000 ms) turns the engine busy: other clients' commands without the
  * {@code allow-busy} flag answer {@code -BUSY} before they wait for a lock, and SCRIPT KILL (which takes no lock)
- * stops a script that has not written yet, through the instruction hook ({@link ScriptHook}). A client on the
- * script's own event loop waits until the script ends: kevy runs the script on the loop that read EVAL.
+ * stops a script that has not written yet, through the instruction hook ({@link ScriptHook}). A network client's
+ * script runs on the engine's script thread ({@link io.kevy.engine.ScriptGate}), not on the event loop that read
+ * EVAL, so the clients of that loop get their BUSY replies and can send SCRIPT KILL too.
  *
  * <p>Thread-safe: the cache is concurrent; compiling and running hold the runner's lock.
  */
@@ -122,15 +123,16 @@ public final class Scripts {
         try {
             sb.hook().start(run);
             running = run;
-            long threshold = busyThresholdMs(c);
-            if (threshold > 0) {
-                c.engine().scriptStarted(run.startNanos + threshold * 1_000_000L, busy);
-            }
+            c.engine().scriptStarted(run.startNanos, busyThresholdMs(c), run::abort, busy);
             Varargs result;
             try {
                 result = body.get();
             } catch (LuaError e) {
                 fail(c, ScriptErrors.runtime(e, run.sha, sb.hook().currentLine(), chunk));
+                return;
+            } catch (OutOfMemoryError e) { // one allocation the heap could not hold: nothing was allocated
+                fail(c, ScriptErrors.runtime(new LuaError(ScriptMemory.NOT_ENOUGH_MEMORY), run.sha,
+                        sb.hook().currentLine(), chunk));
                 return;
             } catch (StackOverflowError e) { // the hook's depth limit should have caught it first
                 fail(c, ErrorReply.of("ERR " + chunk + ":?: stack overflow script: " + run.sha + ", on @" + chunk

@@ -364,6 +364,12 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         });
     }
 
+    /** An event loop serves many connections: a script must not run on it (EVAL goes to the script thread). */
+    @Override
+    public boolean runsScriptsElsewhere() {
+        return true;
+    }
+
     @Override
     public boolean supportsPush() {
         return true;

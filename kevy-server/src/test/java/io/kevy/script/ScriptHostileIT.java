@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * Hostile scripts on a real kevy-server (two event loops): an endless loop makes other clients answer BUSY
  * past {@code busy-reply-threshold}, SCRIPT KILL stops it and the server goes on; a script that wrote is
  * UNKILLABLE; unbounded recursion is a Lua error, not a dead thread; a 10 MB script body runs; a reply nested
- * deeper than kevy's limit is refused.
+ * deeper than kevy's limit is refused. The memory cap: {@link ScriptMemoryIT}.
  */
 class ScriptHostileIT {
     private static final String BUSY =

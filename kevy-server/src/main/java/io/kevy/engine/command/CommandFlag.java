@@ -12,11 +12,13 @@ public enum CommandFlag {
     /** kevy: run with every shard locked (FLUSHALL, EXEC, commands whose keys cannot be known up front). */
     ALL_SHARDS,
     /** kevy: run without any shard lock; the handler locks what it needs itself (SCAN, DBSIZE, INFO, ...). */
-    NO_LOCK;
+    NO_LOCK,
+    /** kevy: runs a Lua script (EVAL, EVALSHA): on the engine's script thread, off the event loop. */
+    RUNS_SCRIPT;
 
     /** The name COMMAND prints, e.g. {@code "denyoom"}; null for kevy-internal flags. */
     public String redisName() {
-        if (this == ALL_SHARDS || this == NO_LOCK) {
+        if (this == ALL_SHARDS || this == NO_LOCK || this == RUNS_SCRIPT) {
             return null;
         }
         return name().toLowerCase(Locale.ROOT);

@@ -1,6 +1,7 @@
 package io.kevy.engine.command;
 
 import io.kevy.engine.Engine;
+import io.kevy.engine.ScriptGate;
 import io.kevy.engine.Shard;
 import io.kevy.engine.ShardLocks;
 import io.kevy.engine.error.CommandException;
@@ -114,8 +115,13 @@ public final class Dispatcher {
             reject(session, out, Errors.NOAUTH);
             return Outcome.DONE;
         }
-        if (!spec.has(CommandFlag.ALLOW_BUSY) && engine.scriptBusy()) {
+        if (!spec.has(CommandFlag.ALLOW_BUSY) && engine.scriptBusy() && !session.master()) {
             commandStats.rejected(spec); // before queueing, as Redis's processCommand
+            if (session.inMulti() && spec.name().equals("exec")) {
+                // Redis's rejectCommand on EXEC: the transaction is discarded, the reason quoted
+                TransactionCommands.abort(engine, session, out, engine.scriptBusyReply().message());
+                return Outcome.DONE;
+            }
             reject(session, out, engine.scriptBusyReply());
             return Outcome.DONE;
         }
@@ -150,7 +156,61 @@ public final class Dispatcher {
             out.simple("QUEUED");
             return Outcome.DONE;
         }
+        if (runsScript(session, spec)) {
+            return executeOnScriptThread(session, spec, argv);
+        }
         return execute(session, spec, argv, request, out);
+    }
+
+    /**
+     * True when {@code spec} runs a script (EVAL, EVALSHA, or an EXEC that queued one) for a session whose
+     * thread serves other sessions too: it must then run on the script thread ({@link ScriptGate}).
+     */
+    private boolean runsScript(Session session, CommandSpec spec) {
+        if (session.channel() == null || !session.channel().runsScriptsElsewhere()
+                || engine.scriptGate().onScriptThread()) {
+            return false;
+        }
+        if (spec.has(CommandFlag.RUNS_SCRIPT)) {
+            return true;
+        }
+        if (session.inMulti() && spec.name().equals("exec")) {
+            for (byte[][] queued : session.multiQueue()) {
+                CommandSpec q = resolve(queued);
+                if (q != null && q.has(CommandFlag.RUNS_SCRIPT)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Hands a script command to the script thread and parks the session as a blocked command does: the reply
+     * comes back through the session's channel, in order, held for the fsync under appendfsync always when the
+     * script wrote. The request bytes are not passed on (they are valid during this dispatch only).
+     */
+    private Outcome executeOnScriptThread(Session session, CommandSpec spec, byte[][] argv) {
+        var channel = session.channel();
+        try {
+            engine.scriptGate().execute(() -> {
+                ReplySink reply = channel.newAsyncReply();
+                try {
+                    execute(session, spec, argv, null, reply);
+                } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) { // the client waits for a reply
+                    log.error("script command {} failed", spec.name(), e);
+                    reply.error(ErrorReply.err("internal error in '" + spec.name() + "': " + e));
+                }
+                try {
+                    channel.sendAsync(reply, session.takeWrote());
+                } catch (java.util.concurrent.RejectedExecutionException closed) {
+                    // the connection's event loop is gone (server shutdown): nobody waits for the reply
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return Outcome.CLOSE; // the engine is closing
+        }
+        return Outcome.BLOCKED;
     }
 
     private void reject(Session session, ReplySink out, ErrorReply error) {
@@ -184,8 +244,32 @@ public final class Dispatcher {
         long seq = session.writeSeq();
         long t0 = System.nanoTime();
         boolean failed;
+        try {
+            failed = runLocked(call, spec, argv);
+        } catch (CommandException busy) { // a lock wait met a busy script (ScriptGate): nothing ran
+            call.request(null);
+            if (session.inMulti() && spec.name().equals("exec")) { // as the BUSY check in dispatch
+                TransactionCommands.abort(engine, session, out, busy.reply().message());
+            } else {
+                engine.countError(busy.reply());
+                out.error(busy.reply());
+            }
+            failed = true;
+        }
+        commandStats.called(spec, (System.nanoTime() - t0) / 1000, failed || call.failed());
+        return finish(session, spec, call, failed, seq);
+    }
+
+    /** Runs the handler under the locks of its scope; throws {@code -BUSY} from a lock wait ({@link ScriptGate}). */
+    private boolean runLocked(Call call, CommandSpec spec, byte[][] argv) {
+        boolean failed;
         switch (spec.lockScope()) {
-            case NONE -> failed = runHandler(call, spec);
+            case NONE -> {
+                if (!spec.has(CommandFlag.ALLOW_BUSY) && !call.session().master()) {
+                    engine.scriptGate().await(); // it locks shards itself: not behind a running script
+                }
+                failed = runHandler(call, spec);
+            }
             case ALL -> failed = runAllLocked(call, spec);
             default -> {
                 int key = spec.singleKey();
@@ -205,7 +289,11 @@ public final class Dispatcher {
                 }
             }
         }
-        commandStats.called(spec, (System.nanoTime() - t0) / 1000, failed || call.failed());
+        return failed;
+    }
+
+    /** After the handler; {@code seq}: the session's write sequence before it ran (WAIT's own-write record). */
+    private Outcome finish(Session session, CommandSpec spec, Call call, boolean failed, long seq) {
         BlockedClient parked = call.blocked();
         if (spec.lockScope() == CommandSpec.LockScope.NONE && (spec.isWrite() || call.emitted())
                 && session.writeSeq() == seq) {
@@ -250,7 +338,7 @@ public final class Dispatcher {
         if (key != null) {
             call.pin(key, shard);
         }
-        shard.lock().lock();
+        lock(call, shard.lock());
         try {
             long before = shard.nextOffset();
             boolean failed = runHandler(call, spec);
@@ -265,8 +353,11 @@ public final class Dispatcher {
     }
 
     private boolean runAllLocked(Call call, CommandSpec spec) {
-        engine.lockAll();
+        int locked = 0;
         try {
+            for (; locked < engine.shardCount(); locked++) {
+                lock(call, engine.shard(locked).lock());
+            }
             long seq = call.session().writeSeq();
             boolean failed = runHandler(call, spec);
             if ((spec.isWrite() || call.emitted()) && call.session().writeSeq() == seq) {
@@ -277,7 +368,9 @@ public final class Dispatcher {
             ShardLocks.serveAllHeld(engine);
             return failed;
         } finally {
-            engine.unlockAll();
+            for (int i = locked - 1; i >= 0; i--) {
+                engine.shard(i).lock().unlock();
+            }
         }
     }
 
@@ -285,7 +378,7 @@ public final class Dispatcher {
         int locked = 0;
         try {
             for (int s : shards) {
-                engine.shard(s).lock().lock();
+                lock(call, engine.shard(s).lock());
                 locked++;
             }
             boolean failed = runHandler(call, spec);
@@ -300,6 +393,19 @@ public final class Dispatcher {
             for (int i = locked - 1; i >= 0; i--) {
                 engine.shard(shards[i]).lock().unlock();
             }
+        }
+    }
+
+    /**
+     * Takes a shard lock for {@code call}: through {@link ScriptGate#lock} (BUSY past a script's threshold), but
+     * waiting for good for the primary's link, whose writes a replica must apply, never refuse (Redis defers the
+     * master's input while busy instead of answering BUSY).
+     */
+    private void lock(Call call, java.util.concurrent.locks.ReentrantLock lock) {
+        if (call.session().master()) {
+            lock.lock();
+        } else {
+            engine.scriptGate().lock(lock);
         }
     }
 

@@ -110,6 +110,9 @@ final class ServerCommands {
         if (abort) {
             throw Call.fail(NO_SHUTDOWN);
         }
+        if (!nosave && c.engine().scriptBusy()) { // Redis 7.0's shutdownCommand: only NOSAVE stops a busy server
+            throw Call.fail(c.engine().scriptBusyReply());
+        }
         String err = c.engine().host().shutdown(save ? Boolean.TRUE : nosave ? Boolean.FALSE : null);
         if (err != null) {
             throw Call.fail(ErrorReply.of(err));

@@ -10,6 +10,7 @@ import static io.kevy.engine.command.CommandSpec.command;
 import io.kevy.engine.Engine;
 import io.kevy.engine.ShardLocks;
 import io.kevy.engine.error.ErrorReply;
+import io.kevy.engine.error.CommandException;
 import io.kevy.engine.error.Errors;
 import io.kevy.engine.session.Session;
 import io.kevy.engine.session.WatchedKey;
@@ -122,9 +123,14 @@ final class TransactionCommands {
      */
     static void abort(Engine engine, Session session, ReplySink out, String reason) {
         discardTransaction(engine, session);
-        ErrorReply e = ErrorReply.of("EXECABORT Transaction discarded because of: " + reason);
+        ErrorReply e = aborted(reason);
         engine.countError(e);
         out.error(e);
+    }
+
+    /** Redis's {@code execCommandAbort} reply: {@code EXECABORT Transaction discarded because of: <reason>}. */
+    private static ErrorReply aborted(String reason) {
+        return ErrorReply.of("EXECABORT Transaction discarded because of: " + reason);
     }
 
     private static void exec(Call c) {
@@ -151,9 +157,14 @@ final class TransactionCommands {
             discardTransaction(engine, s);
             throw Call.fail(Errors.EXECABORT);
         }
-        ShardLocks locks = new ShardLocks(engine);
-        lockShards(engine, locks, s, queue, specs);
+        ShardLocks locks = s.master() ? new ShardLocks(engine) : new ShardLocks(engine).forCommand();
         try {
+            try {
+                lockShards(engine, locks, s, queue, specs);
+            } catch (CommandException busy) { // a script past busy-reply-threshold holds a lock (ScriptGate)
+                discardTransaction(engine, s); // as Redis rejects an EXEC it reads while busy (rejectCommand)
+                throw Call.fail(aborted(busy.reply().message()));
+            }
             long now = c.now();
             for (WatchedKey w : s.watched()) {
                 if (engine.shard(w.shard()).signals().expiredSinceWatch(w, now)) {

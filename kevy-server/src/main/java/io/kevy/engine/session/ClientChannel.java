@@ -41,6 +41,16 @@ public interface ClientChannel {
     /** The local address as {@code ip:port}, or {@code ""}. */
     String localAddress();
 
+    /**
+     * True when this transport's commands run on a thread that serves other sessions too (a Netty event loop):
+     * the dispatcher then runs a script on the engine's script thread and delivers its reply through
+     * {@link #sendAsync}, the session paused meanwhile as for a blocked command. False (the embedded store): the
+     * script runs on the caller's thread.
+     */
+    default boolean runsScriptsElsewhere() {
+        return false;
+    }
+
     /** Whether this transport carries Pub/Sub messages ({@link #push}); the embedded store's does not. */
     default boolean supportsPush() {
         return false;

@@ -1,0 +1,44 @@
+package io.kevy.script;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kevy.testing.RawClient;
+import io.kevy.testing.TestServer;
+import java.net.SocketException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The memory cap of scripts ({@link ScriptMemory}) on a real kevy-server in the test JVM (its heap, 1 GB): a
+ * script filling the heap without bound is stopped with Lua's {@code not enough memory} before the heap is
+ * exhausted, a pcall cannot catch it, a {@code string.rep} too large for the heap fails before allocating, and
+ * the server goes on.
+ */
+class ScriptMemoryIT {
+    @Test
+    void aScriptFillingTheHeapIsStoppedBeforeItIsExhausted() throws SocketException {
+        try (TestServer server = TestServer.start(); RawClient a = RawClient.connect(server.port())) {
+            a.socket().setSoTimeout(60_000); // filling a 1 GB heap takes seconds on a loaded machine
+            String fill = "local t = {} for i = 1, 1e9 do t[i] = string.rep('x', 1000) end";
+            assertThat(a.call("EVAL", fill, "0")).isEqualTo("-ERR user_script:1: not enough memory script: "
+                    + Sha1.hex(fill.getBytes()) + ", on @user_script:1.\r\n");
+            assertThat(a.call("SET", "k", "v")).isEqualTo("+OK\r\n");
+            assertThat(a.call("EVAL", "return #string.rep('ab', 1000)", "0")).as("the heap is usable again")
+                    .isEqualTo(":2000\r\n");
+            assertThat(a.call("PING")).isEqualTo("+PONG\r\n");
+        }
+    }
+
+    @Test
+    void aStringTooLargeForTheHeapFailsBeforeItIsBuiltAndPcallCannotCatchIt() {
+        try (TestServer server = TestServer.start(); RawClient a = RawClient.connect(server.port())) {
+            assertThat(a.call("EVAL", "return #string.rep('ab', 2^29 * 0.9)", "0"))
+                    .startsWith("-ERR user_script:1: not enough memory script: ");
+            String swallowed = "pcall(string.rep, 'ab', 2^29 * 0.9) return 'survived'";
+            assertThat(a.call("EVAL", swallowed, "0")).startsWith("-ERR user_script:1: not enough memory script: ");
+            assertThat(a.call("EVAL", "return #string.rep('ab', 2^30)", "0")).as("more than a Java array holds")
+                    .startsWith("-ERR user_script:1: not enough memory script: ");
+            assertThat(a.call("EVAL", "return #string.rep('ab', 1e6)", "0")).isEqualTo(":2000000\r\n");
+            assertThat(a.call("PING")).isEqualTo("+PONG\r\n");
+        }
+    }
+}
