@@ -16,11 +16,22 @@ final class ScriptRun {
     final long startNanos = System.nanoTime();
     private volatile boolean wrote;
     private volatile boolean killRequested;
+    /** The protocol of the script's {@code redis.call} replies: 2 at each start, as Redis, until {@code redis.setresp}. */
+    private int resp = 2;
 
     ScriptRun(Call call, String sha, boolean readOnly) {
         this.call = call;
         this.sha = sha;
         this.readOnly = readOnly;
+    }
+
+    int resp() {
+        return resp;
+    }
+
+    /** {@code redis.setresp(version)}: 2 or 3, checked by the caller. */
+    void resp(int version) {
+        resp = version;
     }
 
     /** Records that a write command ran (SCRIPT KILL then answers UNKILLABLE). */

@@ -100,7 +100,7 @@ public final class Scripts {
                 fail(c, ErrorReply.of("ERR user_script:?: stack overflow script: " + sha + ", on @user_script:?."));
                 return;
             }
-            LuaReplies.write(result.arg1(), c.reply());
+            LuaReplies.write(result.arg1(), c.reply(), run.resp());
         } finally {
             c.engine().scriptEnded();
             running = null;

@@ -170,7 +170,7 @@ final class ConnectionCommands {
         }
         if (!s.authenticated() && c.engine().requirePass() != null) {
             throw Call.fail(ErrorReply.of("NOAUTH HELLO must be called with the client already authenticated, "
-                    + "otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client "
+                    + "otherwise the HELLO AUTH <user> <pass> option can be used to authenticate the client "
                     + "and select the RESP protocol version at the same time"));
         }
         if (name != null) {
