@@ -7,8 +7,9 @@ import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Encodes replies as RESP2, or as RESP3 once the connection chose protocol 3 ({@link #protocol(int)}), straight into one output buffer, which the connection hands to Netty after each
- * read batch ({@link #take()}): pipelined replies leave in one write. Frequent replies and small headers are
+ * Encodes replies as RESP2, or as RESP3 once the connection chose protocol 3 ({@link #protocol(int)}), straight
+ * into one output buffer, which the connection hands to Netty after each read batch ({@link #take()}): pipelined
+ * replies leave in one write. Frequent replies and small headers are
  * pre-encoded; integers are written digit by digit without allocating. The protocol is one field read per RESP3
  * type: RESP2 output is byte for byte what it was before RESP3 existed.
  *

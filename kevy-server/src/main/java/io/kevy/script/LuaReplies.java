@@ -9,9 +9,9 @@ import org.luaj.vm2.LuaValue;
 
 /**
  * A script's return value as a reply, by Redis 7.0's Lua-to-RESP rules ({@code luaReplyToRedisReply}):
- * string → bulk; number → integer, truncated toward zero ({@link #toLong}); {@code true} → {@code :1}; {@code false} and
- * {@code nil} → null bulk; a table with a string {@code err} field → error (its text as it is); with a
- * string {@code ok} field → status (CR and LF become spaces); with a number {@code double} field → double;
+ * string → bulk; number → integer, truncated toward zero ({@link #toLong}); {@code true} → {@code :1};
+ * {@code false} and {@code nil} → null bulk; a table with a string {@code err} field → error (its text as it
+ * is); with a string {@code ok} field → status (CR and LF become spaces); with a number {@code double} field → double;
  * with a string {@code big_number} field → big number (CR and LF become spaces); with a {@code verbatim_string}
  * table of string {@code format} and {@code string} → verbatim string; with a {@code map} table → map of its
  * pairs; with a {@code set} table → set of its keys; any other table → array of its elements {@code 1..n},

@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@code redis} table of Redis 7.0's scripting API: {@code call}, {@code pcall}, {@code error_reply},
  * {@code status_reply}, {@code sha1hex}, {@code log}, {@code setresp} (2 or 3: the protocol of {@code redis.call}'s
- * replies, {@link LuaReplyBuilder}), {@code set_repl} and {@code replicate_commands} (accepted; the feed always carries a script's effects), and
- * the {@code LOG_*} and {@code REPL_*} constants.
+ * replies, {@link LuaReplyBuilder}), {@code set_repl} and {@code replicate_commands} (accepted; the feed always
+ * carries a script's effects), and the {@code LOG_*} and {@code REPL_*} constants.
  *
  * <p>{@code redis.call} checks, in Redis's order (its {@code scriptCall}): the arguments are strings or numbers
  * (numbers as Lua 5.1 prints them), the command exists, its arity, that it may run from a script (no

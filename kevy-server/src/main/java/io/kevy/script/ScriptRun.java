@@ -16,7 +16,7 @@ final class ScriptRun {
     final long startNanos = System.nanoTime();
     private volatile boolean wrote;
     private volatile boolean killRequested;
-    /** The protocol of the script's {@code redis.call} replies: 2 at each start, as Redis, until {@code redis.setresp}. */
+    /** The protocol of {@code redis.call}'s replies: 2 at each start, as Redis, until {@code redis.setresp}. */
     private int resp = 2;
 
     ScriptRun(Call call, String sha, boolean readOnly) {

@@ -1,5 +1,6 @@
 package io.kevy.feed.client;
 
+import io.kevy.common.RedisDoubles;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -327,13 +328,32 @@ abstract class AbstractFeedSource implements FeedSource {
             flat.add((byte[]) value);
         } else {
             for (Object o : list(value, type.word())) {
-                flat.add((byte[]) o);
+                addResp2(flat, o);
             }
             if (flat.isEmpty() && type != ValueType.STREAM && type != ValueType.OTHER) {
                 return Optional.empty();
             }
         }
         return Optional.of(new KeySnapshot(key, type, flat, pttl < 0 ? -1 : pttl, -1));
+    }
+
+    /**
+     * Adds a value read's element as its RESP2 reply has it: on a RESP3 connection ZRANGE WITHSCORES answers
+     * {@code [member, score]} pairs with double scores, which become the flat member and {@code %.17g} text
+     * (maps and sets arrive as flat lists already).
+     */
+    private static void addResp2(List<byte[]> flat, Object o) {
+        if (o instanceof byte[] b) {
+            flat.add(b);
+        } else if (o instanceof Double d) {
+            flat.add(RedisDoubles.format(d).getBytes(StandardCharsets.US_ASCII));
+        } else if (o instanceof List<?> pair) {
+            for (Object e : pair) {
+                addResp2(flat, e);
+            }
+        } else {
+            throw new KevyProtocolException("a value read answered " + o);
+        }
     }
 
     static List<?> list(Object reply, String what) {

@@ -35,8 +35,8 @@ import java.util.concurrent.TimeUnit;
  * The remote {@link FeedSource}: lettuce with {@link ByteArrayCodec} (binary-safe), FEED.* sent through
  * {@code dispatch}. The protocol is lettuce's negotiation unless pinned: {@code HELLO 3} (RESP3), falling back to
  * RESP2 when the server answers {@code NOPROTO} or does not know HELLO (an upstream kevy before RESP3); the FEED.*
- * replies are arrays, integers and bulk strings, the same bytes on both protocols. One connection per shard for FEED.READ
- * with BLOCK (a long-poll read parks its connection) plus one shared connection for everything else, reads
+ * replies are arrays, integers and bulk strings, the same bytes on both protocols. One connection per shard for
+ * FEED.READ with BLOCK (a long-poll read parks its connection) plus one shared connection for everything else, reads
  * without BLOCK included (so they never wait behind a parked long poll). Lettuce reconnects
  * broken connections in the background; while a connection is down commands fail at once
  * ({@link ClientOptions.DisconnectedBehavior#REJECT_COMMANDS}) so the consumer's backoff, not lettuce's queue,

@@ -28,9 +28,9 @@ final class MemoryCommands {
                 .subcommand(command("doctor", 2).since("4.0.0").summary("Outputs memory problems report")
                         .complexity("O(1)")
                         .tips("nondeterministic_output", "request_policy:all_shards", "response_policy:special")
-                        .handler(c -> c.reply().verbatim(io.kevy.engine.text.Bytes.utf8("Hi Sam, I can't be of help with "
-                                + "memory here: kevy runs on the JVM, whose garbage collector manages it. See INFO "
-                                + "memory.\n"), "txt")))
+                        .handler(c -> c.reply().verbatim(io.kevy.engine.text.Bytes.utf8("Hi Sam, I can't be of "
+                                + "help with memory here: kevy runs on the JVM, whose garbage collector manages it. "
+                                + "See INFO memory.\n"), "txt")))
                 .subcommand(command("purge", 2).since("4.0.0").summary("Ask the allocator to release memory")
                         .complexity("Depends on how much memory is allocated, could be slow")
                         .tips("request_policy:all_shards", "response_policy:all_succeeded")

@@ -38,8 +38,8 @@ class Resp3OracleIT {
             "HRANDFIELD h 10 WITHVALUES", "HSCAN h 0", "HEXISTS h a", "HSTRLEN h a",
             // lists
             "RPUSH l a b c", "LRANGE l 0 -1", "LPOP l", "LPOP l 2", "LPOP nosuch", "LPOP nosuch 2", "LPOS l c",
-            "LPOS l x", "LPOS l c COUNT 0", "LINDEX l 9", "LMPOP 1 nosuch LEFT", "RPUSH l x y", "LMPOP 1 l RIGHT COUNT 2",
-            "BLPOP nosuch2 0.01", "BLMPOP 0.01 1 nosuch2 LEFT",
+            "LPOS l x", "LPOS l c COUNT 0", "LINDEX l 9", "LMPOP 1 nosuch LEFT", "RPUSH l x y",
+            "LMPOP 1 l RIGHT COUNT 2", "BLPOP nosuch2 0.01", "BLMPOP 0.01 1 nosuch2 LEFT",
             // sets (integers: intset order is Redis's)
             "SADD si 3 1 2", "SMEMBERS si", "SMEMBERS nosuch", "SINTER si si", "SINTER si nosuch", "SUNION si nosuch",
             "SDIFF si nosuch", "SISMEMBER si 1", "SMISMEMBER si 1 9", "SRANDMEMBER si 5", "SRANDMEMBER nosuch 5",
@@ -70,10 +70,12 @@ class Resp3OracleIT {
             // bitmaps
             "SETBIT bits 7 1", "BITCOUNT bits", "BITPOS bits 1", "BITFIELD bits GET u8 0", "BITFIELD_RO bits GET u4 0",
             // config and server commands that do not describe the process
-            "CONFIG GET maxmemory-policy", "CONFIG GET hash-max-listpack-entries", "CONFIG GET nosuch", "CONFIG SET maxmemory 0",
+            "CONFIG GET maxmemory-policy", "CONFIG GET hash-max-listpack-entries", "CONFIG GET nosuch",
+            "CONFIG SET maxmemory 0",
             "COMMAND INFO get", "COMMAND INFO nosuch get", "COMMAND INFO xadd", "COMMAND INFO eval",
             "COMMAND INFO geoadd", "COMMAND DOCS nosuch", "COMMAND GETKEYS set a b",
-            "COMMAND GETKEYSANDFLAGS hset a b c", "ECHO e", "PING", "PING p", "DBSIZE", "TIME nosuch", "TYPE nosuch", "CLIENT GETNAME",
+            "COMMAND GETKEYSANDFLAGS hset a b c", "ECHO e", "PING", "PING p", "DBSIZE", "TIME nosuch",
+            "TYPE nosuch", "CLIENT GETNAME",
             "CLIENT TRACKINGINFO", "CLIENT GETREDIR", "MEMORY USAGE nosuch", "OBJECT FREQ nosuch",
             // transactions
             "MULTI", "ZSCORE z b", "HGETALL h", "SMEMBERS si", "EXEC", "MULTI", "DISCARD", "EXEC",
