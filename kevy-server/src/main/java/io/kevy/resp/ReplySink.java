@@ -133,6 +133,16 @@ public interface ReplySink {
         bulk(text);
     }
 
+    /**
+     * A RESP3 attribute header of {@code n} key-value pairs, followed by the reply it annotates; only for a sink
+     * on protocol 3 (Redis writes attributes to RESP3 clients only).
+     *
+     * @throws UnsupportedOperationException on a sink that does not speak RESP3
+     */
+    default void attribute(int n) {
+        throw new UnsupportedOperationException("attributes are RESP3 only");
+    }
+
     /** Drops whatever was written and frees its resources (a reply that will not be sent). */
     default void discard() {
     }

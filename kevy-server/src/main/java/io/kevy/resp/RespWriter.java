@@ -174,6 +174,14 @@ public final class RespWriter implements ReplySink {
     }
 
     @Override
+    public void attribute(int n) {
+        if (!resp3) {
+            throw new UnsupportedOperationException("attributes are RESP3 only");
+        }
+        header(out(), null, '|', n);
+    }
+
+    @Override
     public void pairs(int n) {
         array(resp3 ? n : 2 * n);
     }

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class Resp3OracleIT {
     @RegisterExtension
-    static final OracleFixture oracle = OracleFixture.create().noFlush();
+    static final OracleFixture oracle = OracleFixture.create().noFlush().redisArgs("--enable-debug-command", "yes");
 
     /** Commands per family, each line split on spaces; every reply is compared on RESP2 and on RESP3. */
     private static final List<String> CORPUS = List.of(
@@ -102,6 +102,11 @@ class Resp3OracleIT {
             "EVAL redis.setresp(3);return(redis.call('ZSCAN','z','0')) 0",
             "EVAL redis.setresp(3);return(redis.call('CONFIG','GET','maxmemory-policy')) 0",
             "EVAL return(redis.setresp(4)) 0",
+            // one reply of each type (Redis's own protocol check)
+            "DEBUG PROTOCOL string", "DEBUG PROTOCOL integer", "DEBUG PROTOCOL double", "DEBUG PROTOCOL bignum",
+            "DEBUG PROTOCOL null", "DEBUG PROTOCOL array", "DEBUG PROTOCOL set", "DEBUG PROTOCOL map",
+            "DEBUG PROTOCOL attrib", "DEBUG PROTOCOL true", "DEBUG PROTOCOL false", "DEBUG PROTOCOL verbatim",
+            "DEBUG PROTOCOL nosuch", "DEBUG PROTOCOL", "EVAL return(redis.call('DEBUG','PROTOCOL','map')) 0",
             // errors keep their bytes on both protocols
             "HGETALL s", "GET h", "ZSCORE s x", "NOSUCHCOMMAND", "ZADD z INCR 1 a 2 b");
 
@@ -132,6 +137,10 @@ class Resp3OracleIT {
             assertThat(diff.same("SMEMBERS", "nosuch")).isEqualTo("~0\r\n");
             assertThat(diff.same("INFO", "keyspace")).startsWith("=");
             assertThat(diff.same("EVAL", "redis.setresp(3);return true", "0")).isEqualTo("#t\r\n");
+            assertThat(diff.same("DEBUG", "PROTOCOL", "attrib")).startsWith("|1\r\n");
+            // a push frame, then the real reply
+            assertThat(diff.same("DEBUG", "PROTOCOL", "push")).isEqualTo(">2\r\n$16\r\nserver-cpu-usage\r\n:42\r\n");
+            diff.sameReply("the reply after the push");
             diff.same("FLUSHALL");
         }
     }
@@ -209,6 +218,9 @@ class Resp3OracleIT {
             assertThat(diff.sameReply("smessage")).startsWith(">3\r\n$8\r\nsmessage\r\n");
             diff.same("SUNSUBSCRIBE");
             diff.same("PUBSUB", "NUMSUB", "ch", "x");
+        }
+        try (ReplyDiff resp2 = connections(2)) {
+            resp2.same("DEBUG", "PROTOCOL", "push");
         }
     }
 
