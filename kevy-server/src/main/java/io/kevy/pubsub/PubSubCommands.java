@@ -23,9 +23,10 @@ import java.util.Set;
  * SPUBLISH, SSUBSCRIBE, SUNSUBSCRIBE and PUBSUB CHANNELS | NUMSUB | NUMPAT | SHARDCHANNELS | SHARDNUMSUB.
  *
  * <p>Replies are Redis's RESP2 push arrays: {@code *3 subscribe <channel> <count>} per channel, where the count
- * is the connection's channels plus patterns (shard channels for the S commands). While a connection is
- * subscribed to anything it is in the RESP2 subscribed mode, which the dispatcher applies
- * ({@code io.kevy.engine.command.SubscribedMode}).
+ * is the connection's channels plus patterns (shard channels for the S commands); on RESP3 the confirmations and
+ * the messages are push frames ({@code >3}). While a RESP2 connection is subscribed to anything it is in the
+ * subscribed mode, which the dispatcher applies ({@code io.kevy.engine.command.SubscribedMode}); a RESP3
+ * connection runs any command while subscribed, as with Redis 7.0.
  *
  * <p>None of these commands lock a shard or emit a feed frame: a message is not a write (docs/cdc.md).
  */
@@ -153,9 +154,9 @@ public final class PubSubCommands {
         }
     }
 
-    /** {@code *3 <verb> <name or $-1> :<count>}. */
+    /** {@code *3 <verb> <name or $-1> :<count>}; a push frame ({@code >3}) on RESP3, as Redis 7.0. */
     private static void confirm(ReplySink r, String verb, byte[] name, int count) {
-        r.array(3);
+        r.push(3);
         r.bulk(verb);
         r.bulkOrNull(name);
         r.integer(count);

@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The {@code redis} table of Redis 7.0's scripting API: {@code call}, {@code pcall}, {@code error_reply},
- * {@code status_reply}, {@code sha1hex}, {@code log}, {@code setresp} (2 only: kevy speaks RESP2),
- * {@code set_repl} and {@code replicate_commands} (accepted; the feed always carries a script's effects), and
- * the {@code LOG_*} and {@code REPL_*} constants.
+ * {@code status_reply}, {@code sha1hex}, {@code log}, {@code setresp} (2 or 3: the protocol of {@code redis.call}'s
+ * replies, {@link LuaReplyBuilder}), {@code set_repl} and {@code replicate_commands} (accepted; the feed always
+ * carries a script's effects), and the {@code LOG_*} and {@code REPL_*} constants.
  *
  * <p>{@code redis.call} checks, in Redis's order (its {@code scriptCall}): the arguments are strings or numbers
  * (numbers as Lua 5.1 prints them), the command exists, its arity, that it may run from a script (no
@@ -122,8 +122,9 @@ final class RedisLib {
                 if (resp != 2 && resp != 3) {
                     throw new LuaError(LuaReplyBuilder.errorTable("ERR RESP version must be 2 or 3."));
                 }
-                if (resp == 3) {
-                    throw new LuaError(LuaReplyBuilder.errorTable("ERR kevy scripts speak RESP2 only"));
+                ScriptRun run = current.get();
+                if (run != null) {
+                    run.resp(resp);
                 }
                 return LuaValue.NONE;
             }
@@ -207,7 +208,7 @@ final class RedisLib {
             }
             run.wrote();
         }
-        LuaReplyBuilder reply = new LuaReplyBuilder();
+        LuaReplyBuilder reply = new LuaReplyBuilder(run.resp());
         run.call.runNested(argv, spec, reply);
         LuaValue v = reply.result();
         if (v == null) {

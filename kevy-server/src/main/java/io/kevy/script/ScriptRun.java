@@ -23,6 +23,8 @@ final class ScriptRun {
     private volatile boolean killRequested;
     /** Set by the hook when the script filled the heap ({@link ScriptMemory}); raised as SCRIPT KILL is. */
     private boolean outOfMemory;
+    /** The protocol of {@code redis.call}'s replies: 2 at each start, as Redis, until {@code redis.setresp}. */
+    private int resp = 2;
 
     ScriptRun(Call call, String sha, boolean readOnly) {
         this(call, sha, readOnly, false);
@@ -34,6 +36,15 @@ final class ScriptRun {
         this.readOnly = readOnly;
         this.function = function;
         this.argv = call.argv();
+    }
+
+    int resp() {
+        return resp;
+    }
+
+    /** {@code redis.setresp(version)}: 2 or 3, checked by the caller. */
+    void resp(int version) {
+        resp = version;
     }
 
     /** Records that a write command ran (SCRIPT KILL then answers UNKILLABLE). */

@@ -139,7 +139,7 @@ public final class Scripts {
                         + ":?."));
                 return;
             }
-            LuaReplies.write(result.arg1(), c.reply());
+            LuaReplies.write(result.arg1(), c.reply(), run.resp());
         } finally {
             c.engine().scriptEnded();
             running = null;

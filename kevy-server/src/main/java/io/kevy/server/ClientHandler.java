@@ -319,7 +319,7 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
 
     @Override
     public ReplySink newAsyncReply() {
-        return new RespWriter(ctx.alloc());
+        return new RespWriter(ctx.alloc(), session == null ? 2 : session.protocol());
     }
 
     /**
@@ -379,7 +379,7 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
     @Override
     public void push(byte[] resp) {
         if (!closing && session != null) {
-            writer.encoded(resp, 0, resp.length);
+            writer.pushEncoded(resp);
         }
     }
 

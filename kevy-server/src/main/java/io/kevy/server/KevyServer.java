@@ -41,8 +41,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The RESP2 network server: Netty (io_uring or epoll when available, NIO otherwise: {@link Transport}) in front
- * of an {@link Engine}.
+ * The RESP2 and RESP3 network server: Netty (io_uring or epoll when available, NIO otherwise:
+ * {@link Transport}) in front of an {@link Engine}.
  * {@link #start} binds and returns; {@link #close} stops accepting, closes clients and the engine.
  *
  * <p>Thread-safe. Typical use in tests: {@code KevyServer.start(ServerConfig.defaults().with(PORT, 0))} and

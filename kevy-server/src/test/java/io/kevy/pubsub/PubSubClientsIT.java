@@ -5,6 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.kevy.testing.RedisOracle;
 import io.kevy.testing.TestServer;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.io.ByteArrayOutputStream;
@@ -15,14 +18,20 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Real Pub/Sub clients against kevy: lettuce's {@link StatefulRedisPubSubConnection}, and redis-cli SUBSCRIBE. */
 class PubSubClientsIT {
 
-    @Test
-    void lettucePubSubConnectionReceivesMessagesPatternsAndKeyspaceEvents() {
+    /** On the protocol lettuce negotiates (RESP3: messages are push frames) and with RESP2 pinned. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ProtocolVersion.class)
+    void lettucePubSubConnectionReceivesMessagesPatternsAndKeyspaceEvents(ProtocolVersion protocol) {
         try (TestServer kevy = TestServer.start()) {
-            StatefulRedisPubSubConnection<String, String> sub = kevy.client().connectPubSub();
+            RedisClient client = RedisClient.create("redis://127.0.0.1:" + kevy.port());
+            client.setOptions(ClientOptions.builder().protocolVersion(protocol).build());
+            StatefulRedisPubSubConnection<String, String> sub = client.connectPubSub();
             try {
                 List<String> got = new CopyOnWriteArrayList<>();
                 sub.addListener(new RedisPubSubAdapter<>() {
@@ -47,23 +56,27 @@ class PubSubClientsIT {
                 await().atMost(10, TimeUnit.SECONDS).until(() -> got.size() == 3);
                 assertThat(got).containsExactly("message news hi", "message __sentinel__:hello 127.0.0.1,26379,runid,0",
                         "pmessage __keyevent@0__:* __keyevent@0__:set k");
-                assertThat(sub.sync().ping()).isEqualTo(subscribedPingAtRedis()); // the pong array, as lettuce reads it
+                // RESP2: the pong array, as lettuce reads it; RESP3: PONG
+                assertThat(sub.sync().ping()).isEqualTo(subscribedPingAtRedis(protocol));
+                if (protocol == ProtocolVersion.RESP3) {
+                    assertThat(sub.sync().get("k")).isEqualTo("v"); // RESP3 runs any command while subscribed
+                }
                 sub.sync().unsubscribe("news", "__sentinel__:hello");
                 sub.sync().punsubscribe("__keyevent@0__:*");
                 assertThat(kevy.lettuce().pubsubNumsub("news")).containsEntry("news", 0L);
                 assertThat(sub.sync().get("k")).isEqualTo("v"); // out of the subscribed mode
             } finally {
                 sub.close();
+                client.shutdown();
             }
         }
     }
 
-    /** What lettuce's PING answers on a subscribed RESP2 connection to a real Redis (kevy speaks RESP2 only). */
-    private static String subscribedPingAtRedis() {
+    /** What lettuce's PING answers on a subscribed connection of {@code protocol} to a real Redis. */
+    private static String subscribedPingAtRedis(ProtocolVersion protocol) {
         try (RedisOracle redis = RedisOracle.start()) {
-            io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create("redis://127.0.0.1:" + redis.port());
-            client.setOptions(io.lettuce.core.ClientOptions.builder()
-                    .protocolVersion(io.lettuce.core.protocol.ProtocolVersion.RESP2).build());
+            RedisClient client = RedisClient.create("redis://127.0.0.1:" + redis.port());
+            client.setOptions(ClientOptions.builder().protocolVersion(protocol).build());
             try (StatefulRedisPubSubConnection<String, String> c = client.connectPubSub()) {
                 c.sync().subscribe("x");
                 return c.sync().ping();

@@ -32,6 +32,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * }
  * }</pre>
  *
+ * <p>Both connections speak RESP2 unless {@link #protocol(int)} says 3 (each then sends {@code HELLO 3} first and
+ * the replies are compared in RESP3); the system property {@code kevy.oracle.protocol=3} switches every oracle
+ * test that did not choose, so the whole corpus can be run on RESP3
+ * ({@code -Dit.test='*IT' -Dkevy.oracle.protocol=3}).
+ *
  * <p>The settings methods are for the field initialiser only. Not thread safe: one test class, one thread (the
  * JUnit default). When {@code redis-server} is not installed the class is skipped, as {@link RedisOracle#start}
  * does.
@@ -42,6 +47,7 @@ public final class OracleFixture implements BeforeAllCallback, AfterAllCallback,
     private boolean flushEachTest = true;
     private boolean freshConnectionsEachTest;
     private boolean recordFrames;
+    private int protocol = Integer.getInteger("kevy.oracle.protocol", 2);
 
     private TestServer kevy;
     private RedisOracle redis;
@@ -76,6 +82,17 @@ public final class OracleFixture implements BeforeAllCallback, AfterAllCallback,
         return this;
     }
 
+    /** Compares the replies in RESP {@code version} (2 or 3): both connections send {@code HELLO <version>} first. */
+    public OracleFixture protocol(int version) {
+        protocol = version;
+        return this;
+    }
+
+    /** The RESP version the compared connections speak. */
+    public int protocol() {
+        return protocol;
+    }
+
     /** Records kevy's effect frames from the start ({@link #frames()}); each test starts with none. */
     public OracleFixture recordFrames() {
         recordFrames = true;
@@ -102,7 +119,7 @@ public final class OracleFixture implements BeforeAllCallback, AfterAllCallback,
         try {
             kevy = TestServer.start(config);
             redis = RedisOracle.start(redisArgs);
-            diff = new ReplyDiff(kevy.raw(), redis.raw());
+            diff = newDiff();
             if (recordFrames) {
                 frames = FrameRecorder.attach(kevy.server().engine());
             }
@@ -196,7 +213,17 @@ public final class OracleFixture implements BeforeAllCallback, AfterAllCallback,
     /** Replaces {@link #diff()} with one on new connections to both servers (closing the old connections). */
     public void reconnect() {
         diff.close();
-        diff = new ReplyDiff(kevy.raw(), redis.raw());
+        diff = newDiff();
+    }
+
+    private ReplyDiff newDiff() {
+        ReplyDiff d = new ReplyDiff(kevy.raw(), redis.raw());
+        if (protocol != 2) {
+            // not compared: the connection ids and the versions differ (HelloResp3IT compares the rest)
+            d.kevy().call("HELLO", Integer.toString(protocol));
+            d.redis().call("HELLO", Integer.toString(protocol));
+        }
+        return d;
     }
 
     /** {@link ReplyDiff#same}: runs {@code args} on both and asserts equal replies; returns the reply. */

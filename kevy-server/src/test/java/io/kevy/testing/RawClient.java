@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A raw RESP client for byte-exact protocol tests: send any bytes, read one reply back as the exact bytes the
- * server wrote ({@link #readReply()} understands RESP2 framing, so it returns exactly one reply).
+ * server wrote ({@link #readReply()} understands RESP2 and RESP3 framing, so it returns exactly one reply; a RESP3
+ * attribute {@code |} is returned together with the reply it annotates).
  */
 public final class RawClient implements AutoCloseable {
     private final Socket socket;
@@ -79,7 +80,7 @@ public final class RawClient implements AutoCloseable {
         return readReply();
     }
 
-    /** Reads exactly one RESP2 reply and returns its raw bytes as an ISO-8859-1 string. */
+    /** Reads exactly one reply and returns its raw bytes as an ISO-8859-1 string. */
     public String readReply() {
         return new String(readReplyBytes(), StandardCharsets.ISO_8859_1);
     }
@@ -97,7 +98,7 @@ public final class RawClient implements AutoCloseable {
         }
     }
 
-    /** Reads exactly one RESP2 reply and returns its raw bytes. */
+    /** Reads exactly one reply and returns its raw bytes. */
     public byte[] readReplyBytes() {
         try {
             ByteArrayOutputStream o = new ByteArrayOutputStream();
@@ -112,17 +113,26 @@ public final class RawClient implements AutoCloseable {
         String line = readLine(o);
         char type = line.charAt(0);
         switch (type) {
-            case '+', '-', ':' -> {
+            case '+', '-', ':', '_', '#', ',', '(' -> {
             }
-            case '$' -> {
+            case '$', '=', '!' -> {
                 int len = Integer.parseInt(line.substring(1));
                 if (len >= 0) {
                     o.writeBytes(in.readNBytes(len + 2));
                 }
             }
-            case '*' -> {
+            case '*', '~', '>' -> {
                 int n = Integer.parseInt(line.substring(1));
                 for (int i = 0; i < n; i++) {
+                    readOne(o);
+                }
+            }
+            case '%', '|' -> {
+                int n = Integer.parseInt(line.substring(1));
+                for (int i = 0; i < 2 * n; i++) {
+                    readOne(o);
+                }
+                if (type == '|') {
                     readOne(o);
                 }
             }

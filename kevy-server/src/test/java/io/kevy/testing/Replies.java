@@ -6,8 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Parses raw RESP2 replies (as {@link RawClient} returns them) for assertions that cannot compare bytes, e.g.
- * set members whose order differs from Redis's hashtable order.
+ * Parses raw RESP2 or RESP3 replies (as {@link RawClient} returns them) for assertions that cannot compare bytes,
+ * e.g. set members whose order differs from Redis's hashtable order. RESP3 types read as their RESP2 form: a map
+ * as the flat list of its keys and values, a set or push as a list, a double, boolean or big number as its text.
  */
 public final class Replies {
     private Replies() {
@@ -29,11 +30,11 @@ public final class Replies {
         return out;
     }
 
-    /** The text of a bulk string reply. */
+    /** The text of a bulk string reply (or of a RESP3 verbatim string, without its format). */
     public static String bulk(String reply) {
-        assertThat(reply).startsWith("$");
+        assertThat(reply).matches("(?s)[$=].*");
         int nl = reply.indexOf("\r\n");
-        return reply.substring(nl + 2, reply.length() - 2);
+        return reply.substring(nl + 2 + (reply.charAt(0) == '=' ? 4 : 0), reply.length() - 2);
     }
 
     /** An array reply as nested lists of strings (integers as their decimal text, nulls as null). */
@@ -52,8 +53,8 @@ public final class Replies {
         String head = s.substring(pos[0] + 1, nl);
         pos[0] = nl + 2;
         switch (type) {
-            case '*' -> {
-                int n = Integer.parseInt(head);
+            case '*', '~', '>', '%' -> {
+                int n = Integer.parseInt(head) * (type == '%' ? 2 : 1);
                 if (n < 0) {
                     return null;
                 }
@@ -63,17 +64,23 @@ public final class Replies {
                 }
                 return out;
             }
-            case '$' -> {
+            case '$', '=' -> {
                 int n = Integer.parseInt(head);
                 if (n < 0) {
                     return null;
                 }
                 String v = s.substring(pos[0], pos[0] + n);
                 pos[0] += n + 2;
-                return v;
+                return type == '=' ? v.substring(4) : v;
             }
-            case ':', '+' -> {
+            case ':', '+', ',', '(' -> {
                 return head;
+            }
+            case '#' -> {
+                return head.equals("t") ? "1" : "0";
+            }
+            case '_' -> {
+                return null;
             }
             default -> throw new AssertionError("unexpected reply " + s);
         }

@@ -1,5 +1,6 @@
 package io.kevy.feed.client;
 
+import io.kevy.common.RedisDoubles;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -344,7 +345,7 @@ abstract class AbstractFeedSource implements FeedSource {
                 flat.addAll(streamFlat(last, ascii("-1"), ascii("0-0"), entries));
             } else {
                 for (Object o : list(value, type.word())) {
-                    flat.add((byte[]) o);
+                    addResp2(flat, o);
                 }
             }
             if (flat.isEmpty() && type != ValueType.STREAM && type != ValueType.OTHER) {
@@ -373,6 +374,25 @@ abstract class AbstractFeedSource implements FeedSource {
             }
         }
         return flat;
+    }
+
+    /**
+     * Adds a value read's element as its RESP2 reply has it: on a RESP3 connection ZRANGE WITHSCORES answers
+     * {@code [member, score]} pairs with double scores, which become the flat member and {@code %.17g} text
+     * (maps and sets arrive as flat lists already).
+     */
+    private static void addResp2(List<byte[]> flat, Object o) {
+        if (o instanceof byte[] b) {
+            flat.add(b);
+        } else if (o instanceof Double d) {
+            flat.add(RedisDoubles.format(d).getBytes(StandardCharsets.US_ASCII));
+        } else if (o instanceof List<?> pair) {
+            for (Object e : pair) {
+                addResp2(flat, e);
+            }
+        } else {
+            throw new KevyProtocolException("a value read answered " + o);
+        }
     }
 
     static List<?> list(Object reply, String what) {

@@ -32,9 +32,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The remote {@link FeedSource}: lettuce with {@link ByteArrayCodec} (binary-safe), RESP2 (no HELLO, so it
- * works with upstream kevy too), FEED.* sent through {@code dispatch}. One connection per shard for FEED.READ
- * with BLOCK (a long-poll read parks its connection) plus one shared connection for everything else, reads
+ * The remote {@link FeedSource}: lettuce with {@link ByteArrayCodec} (binary-safe), FEED.* sent through
+ * {@code dispatch}. The protocol is lettuce's negotiation unless pinned: {@code HELLO 3} (RESP3), falling back to
+ * RESP2 when the server answers {@code NOPROTO} or does not know HELLO (an upstream kevy before RESP3); the FEED.*
+ * replies are arrays, integers and bulk strings, the same bytes on both protocols. One connection per shard for
+ * FEED.READ with BLOCK (a long-poll read parks its connection) plus one shared connection for everything else, reads
  * without BLOCK included (so they never wait behind a parked long poll). Lettuce reconnects
  * broken connections in the background; while a connection is down commands fail at once
  * ({@link ClientOptions.DisconnectedBehavior#REJECT_COMMANDS}) so the consumer's backoff, not lettuce's queue,
@@ -101,12 +103,20 @@ final class RemoteFeedSource extends AbstractFeedSource {
     }
 
     RemoteFeedSource(RedisURI given) {
+        this(given, null);
+    }
+
+    /** A source speaking {@code protocol}, or negotiating it when null (lettuce's default). */
+    RemoteFeedSource(RedisURI given, ProtocolVersion protocol) {
         RedisURI uri = named(given);
         this.uri = uri;
         long timeoutMillis = uri.getTimeout().toMillis();
         this.client = RedisClient.create(uri);
-        client.setOptions(ClientOptions.builder()
-                .protocolVersion(ProtocolVersion.RESP2)
+        ClientOptions.Builder options = ClientOptions.builder();
+        if (protocol != null) {
+            options.protocolVersion(protocol);
+        }
+        client.setOptions(options
                 .autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .socketOptions(SocketOptions.builder().connectTimeout(uri.getTimeout()).keepAlive(true).build())

@@ -94,7 +94,7 @@ final class BlockingZSetCommands {
             r.array(3);
             r.bulk(key);
             r.bulk(n.member());
-            r.bulkDouble(n.score());
+            r.doubleValue(n.score());
         } else {
             ZSetPopCommands.replyWithKey(c.reply(), key, popped);
         }

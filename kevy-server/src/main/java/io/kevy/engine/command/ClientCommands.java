@@ -132,7 +132,7 @@ final class ClientCommands {
     }
 
     private static void info(Call c) {
-        c.reply().bulk(infoLine(c.session(), c) + "\n");
+        c.reply().verbatim(Bytes.utf8(infoLine(c.session(), c) + "\n"), "txt");
     }
 
     /** CLIENT LIST [TYPE normal|master|replica|slave|pubsub] | [ID id ...]: one line per client, ended by LF. */
@@ -160,7 +160,7 @@ final class ClientCommands {
                 sb.append(infoLine(s, c)).append('\n');
             }
         }
-        c.reply().bulk(sb.toString());
+        c.reply().verbatim(Bytes.utf8(sb.toString()), "txt");
     }
 
     /** The client type named {@code b} (Redis's {@code getClientTypeByName}); unknown names fail. */
@@ -302,9 +302,9 @@ final class ClientCommands {
 
     private static void trackingInfo(Call c) {
         ReplySink r = c.reply();
-        r.array(6);
+        r.map(3);
         r.bulk("flags");
-        r.array(1);
+        r.set(1);
         r.bulk("off");
         r.bulk("redirect");
         r.integer(-1);
@@ -392,7 +392,7 @@ final class ClientCommands {
                 + " tot-mem=" + (qbuf + qbufFree + argvMem + 1024)
                 + " events=r"
                 + " cmd=" + s.lastCommand()
-                + " user=default redir=-1 resp=2"
+                + " user=default redir=-1 resp=" + s.protocol()
                 + " lib-name=" + s.libName()
                 + " lib-ver=" + s.libVersion();
     }

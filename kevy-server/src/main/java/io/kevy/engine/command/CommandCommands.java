@@ -109,7 +109,7 @@ final class CommandCommands {
             }
         }
         ReplySink r = c.reply();
-        r.array(specs.size() * 2);
+        r.map(specs.size());
         for (CommandSpec s : specs) {
             r.bulk(s.name());
             CommandMetadata.writeDocs(r, s);
@@ -198,7 +198,7 @@ final class CommandCommands {
                 List<String> flags = p == pos[0] ? keyFlags : sourceFlags;
                 r.array(2);
                 r.bulk(argv[p]);
-                r.array(flags.size());
+                r.set(flags.size());
                 flags.forEach(r::simple);
             } else {
                 r.bulk(argv[p]);

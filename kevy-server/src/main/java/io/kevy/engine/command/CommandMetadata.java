@@ -110,38 +110,42 @@ final class CommandMetadata {
         r.bulk(s.name());
         r.integer(s.arity());
         List<String> flags = flags(s);
-        r.array(flags.size());
+        r.set(flags.size());
         flags.forEach(r::simple);
         r.integer(s.firstKey());
         r.integer(s.lastKey());
         r.integer(s.step());
         List<String> cats = aclCategories(s);
-        r.array(cats.size());
+        r.set(cats.size());
         cats.forEach(c -> r.simple("@" + c));
-        r.array(s.tips().size());
+        r.set(s.tips().size());
         s.tips().forEach(r::bulk);
         if (s.keynumIndex() > 0) {
-            r.array(1);
+            r.set(1);
             writeKeynumSpec(r, keyFlags(s), s.keyNotes(), s.keynumIndex());
         } else if (s.firstKey() > 0 && s.sourceKeyFlags() != null) {
-            r.array(2);
+            r.set(2);
             writeKeySpec(r, keyFlags(s), s.keyNotes(), s.firstKey(), 0, s.step());
             writeKeySpec(r, s.sourceKeyFlags(), null, s.firstKey() + 1,
                     s.lastKey() >= 0 ? s.lastKey() - s.firstKey() - 1 : s.lastKey(), s.step());
         } else if (s.firstKey() > 0) {
-            r.array(1 + s.keywordKeys().size());
+            r.set(1 + s.keywordKeys().size());
             writeKeySpec(r, keyFlags(s), s.keyNotes(), s.firstKey(),
                     s.lastKey() >= 0 ? s.lastKey() - s.firstKey() : s.lastKey(), s.step());
             for (String keyword : s.keywordKeys()) { // the key after each keyword: GEORADIUS's STORE
                 writeKeywordSpec(r, List.of("OW", "update"), keyword, s.keywordKeysFrom(), 0, 1, 0);
             }
         } else if (s.keyword() != null) { // half the arguments after the keyword: XREAD's STREAMS
-            r.array(1);
+            r.set(1);
             writeKeywordSpec(r, keyFlags(s), s.keyword(), s.keywordFrom(), -1, 1, 2);
         } else {
-            r.array(0);
+            r.set(0);
         }
-        r.array(s.subcommands().size());
+        if (s.subcommands().isEmpty()) {
+            r.set(0); // Redis's addReplyCommandSubCommands: an empty set, a non-empty array
+        } else {
+            r.array(s.subcommands().size());
+        }
         for (CommandSpec sub : s.subcommands().values()) {
             writeInfo(r, sub);
         }
@@ -153,16 +157,16 @@ final class CommandMetadata {
      */
     private static void writeKeywordSpec(ReplySink r, List<String> kf, String keyword, int from, int lastKey,
             int step, int limit) {
-        r.array(6);
+        r.map(3);
         r.bulk("flags");
-        r.array(kf.size());
+        r.set(kf.size());
         kf.forEach(r::simple);
         r.bulk("begin_search");
-        r.array(4);
+        r.map(2);
         r.bulk("type");
         r.bulk("keyword");
         r.bulk("spec");
-        r.array(4);
+        r.map(2);
         r.bulk("keyword");
         r.bulk(keyword);
         r.bulk("startfrom");
@@ -173,11 +177,11 @@ final class CommandMetadata {
     /** A range find_keys: Redis's {@code lastkey}, {@code keystep} and {@code limit}. */
     private static void writeRangeFindKeys(ReplySink r, int lastKey, int step, int limit) {
         r.bulk("find_keys");
-        r.array(4);
+        r.map(2);
         r.bulk("type");
         r.bulk("range");
         r.bulk("spec");
-        r.array(6);
+        r.map(3);
         r.bulk("lastkey");
         r.integer(lastKey);
         r.bulk("keystep");
@@ -188,20 +192,20 @@ final class CommandMetadata {
 
     /** One key spec: [notes], flags, an index begin_search at {@code index}, a range find_keys. */
     private static void writeKeySpec(ReplySink r, List<String> kf, String notes, int index, int lastKey, int step) {
-        r.array(notes != null ? 8 : 6);
+        r.map(notes != null ? 4 : 3);
         if (notes != null) {
             r.bulk("notes");
             r.bulk(notes);
         }
         r.bulk("flags");
-        r.array(kf.size());
+        r.set(kf.size());
         kf.forEach(r::simple);
         r.bulk("begin_search");
-        r.array(4);
+        r.map(2);
         r.bulk("type");
         r.bulk("index");
         r.bulk("spec");
-        r.array(2);
+        r.map(1);
         r.bulk("index");
         r.integer(index);
         writeRangeFindKeys(r, lastKey, step, 0);
@@ -209,28 +213,28 @@ final class CommandMetadata {
 
     /** A {@code keynum} key spec: the count at {@code index}, the keys after it, one by one (EVAL's). */
     private static void writeKeynumSpec(ReplySink r, List<String> kf, String notes, int index) {
-        r.array(notes != null ? 8 : 6);
+        r.map(notes != null ? 4 : 3);
         if (notes != null) {
             r.bulk("notes");
             r.bulk(notes);
         }
         r.bulk("flags");
-        r.array(kf.size());
+        r.set(kf.size());
         kf.forEach(r::simple);
         r.bulk("begin_search");
-        r.array(4);
+        r.map(2);
         r.bulk("type");
         r.bulk("index");
         r.bulk("spec");
-        r.array(2);
+        r.map(1);
         r.bulk("index");
         r.integer(index);
         r.bulk("find_keys");
-        r.array(4);
+        r.map(2);
         r.bulk("type");
         r.bulk("keynum");
         r.bulk("spec");
-        r.array(6);
+        r.map(3);
         r.bulk("keynumidx");
         r.integer(0);
         r.bulk("firstkey");
@@ -242,7 +246,7 @@ final class CommandMetadata {
     /** One COMMAND DOCS map: summary, since, group, complexity (when known), subcommands (when any). */
     static void writeDocs(ReplySink r, CommandSpec s) {
         int fields = 3 + (s.complexity() != null ? 1 : 0) + (s.isContainer() ? 1 : 0);
-        r.array(fields * 2);
+        r.map(fields);
         r.bulk("summary");
         r.bulk(s.summary());
         r.bulk("since");
@@ -255,7 +259,7 @@ final class CommandMetadata {
         }
         if (s.isContainer()) {
             r.bulk("subcommands");
-            r.array(s.subcommands().size() * 2);
+            r.map(s.subcommands().size());
             for (CommandSpec sub : s.subcommands().values()) {
                 r.bulk(sub.name());
                 writeDocs(r, sub);

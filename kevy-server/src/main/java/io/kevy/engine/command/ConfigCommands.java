@@ -93,7 +93,7 @@ final class ConfigCommands {
             }
         }
         ReplySink r = c.reply();
-        r.array(matches.size() * 2);
+        r.map(matches.size());
         matches.forEach((k, v) -> {
             r.bulk(k);
             r.bulk(v);

@@ -18,8 +18,9 @@ import java.security.MessageDigest;
 /**
  * Connection commands: PING, ECHO, QUIT, HELLO, AUTH, RESET, SELECT. (CLIENT lives in {@link ClientCommands}.)
  *
- * <p>kevy speaks RESP2 only: {@code HELLO 3} answers {@code -NOPROTO} so clients such as lettuce fall back to
- * RESP2, as they do with Redis 5.
+ * <p>A connection speaks RESP2 until {@code HELLO 3} switches it to RESP3 (Redis 7.0's {@code helloCommand}: the
+ * HELLO reply itself is already in the new protocol); {@code HELLO 2} and {@code RESET} switch it back. The reply
+ * sink follows the session ({@link #switchProtocol}).
  */
 final class ConnectionCommands {
     static final ErrorReply NOPROTO = ErrorReply.of("NOPROTO unsupported protocol version");
@@ -42,7 +43,7 @@ final class ConnectionCommands {
                     c.closeAfterReply();
                 }));
         t.add(command("hello", -1).flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).group("connection")
-                .since("6.0.0").summary("Handshakes with the server (RESP2 only: HELLO 3 answers NOPROTO).")
+                .since("6.0.0").summary("Handshakes with the Redis server.")
                 .handler(ConnectionCommands::hello));
         t.add(command("auth", -2).flags(NOSCRIPT, LOADING, STALE, FAST, NO_AUTH, ALLOW_BUSY).group("connection")
                 .since("1.0.0").summary("Authenticates the connection.").handler(ConnectionCommands::auth));
@@ -58,7 +59,7 @@ final class ConnectionCommands {
         if (c.argc() > 2) {
             throw Call.fail(Errors.wrongArity("ping"));
         }
-        if (c.session().subscribed()) {
+        if (c.session().inSubscribedMode()) {
             SubscribedMode.pong(c);
         } else if (c.argc() == 2) {
             c.reply().bulk(c.arg(1));
@@ -78,6 +79,7 @@ final class ConnectionCommands {
         SubscribedMode.unsubscribeAll(s);
         s.name("");
         s.authenticated(c.engine().requirePass() == null);
+        switchProtocol(c, 2);
         c.reply().simple("RESET");
     }
 
@@ -117,14 +119,25 @@ final class ConnectionCommands {
         return MessageDigest.isEqual(Bytes.utf8(required), pass);
     }
 
+    /** The connection speaks {@code version} from the next reply on: the session and its reply sink. */
+    static void switchProtocol(Call c, int version) {
+        c.session().protocol(version);
+        c.reply().protocol(version);
+    }
+
+    /**
+     * HELLO [protover [AUTH username password] [SETNAME clientname]]: switches the protocol when one is given and
+     * answers Redis's map (server, version, proto, id, mode, role, modules) in it.
+     */
     private static void hello(Call c) {
         int i = 1;
+        long ver = 0;
         if (c.argc() >= 2) {
-            long ver = RedisNumbers.parseLongOr(c.arg(1), -1);
-            if (ver < 0 && !RedisNumbers.isLong(c.arg(1))) {
+            if (!RedisNumbers.isLong(c.arg(1))) {
                 throw Call.fail(PROTOVER_NOT_INTEGER);
             }
-            if (ver != 2) {
+            ver = RedisNumbers.parseLongOr(c.arg(1), -1);
+            if (ver < 2 || ver > 3) {
                 throw Call.fail(NOPROTO);
             }
             i = 2;
@@ -157,20 +170,23 @@ final class ConnectionCommands {
         }
         if (!s.authenticated() && c.engine().requirePass() != null) {
             throw Call.fail(ErrorReply.of("NOAUTH HELLO must be called with the client already authenticated, "
-                    + "otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client "
+                    + "otherwise the HELLO AUTH <user> <pass> option can be used to authenticate the client "
                     + "and select the RESP protocol version at the same time"));
         }
         if (name != null) {
             s.name(name);
         }
+        if (ver != 0) {
+            switchProtocol(c, (int) ver);
+        }
         ReplySink r = c.reply();
-        r.array(14);
+        r.map(7);
         r.bulk("server");
         r.bulk("redis");
         r.bulk("version");
         r.bulk(io.kevy.engine.ServerInfo.REDIS_VERSION);
         r.bulk("proto");
-        r.integer(2);
+        r.integer(s.protocol());
         r.bulk("id");
         r.integer(s.id());
         r.bulk("mode");

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * <p>DEBUG runs with every shard locked, so SLEEP stops all key access as Redis's single thread would (PING and
  * other key-less commands still answer). Supported: HELP, SLEEP, OBJECT, SET-ACTIVE-EXPIRE, DIGEST,
  * DIGEST-VALUE (Redis's algorithm: equal data gives equal digests on both), POPULATE (emits {@code SET} frames:
- * kevy's feed stays complete), CHANGE-REPL-ID, LOG, ERROR, and QUICKLIST-PACKED-THRESHOLD and
+ * kevy's feed stays complete), CHANGE-REPL-ID, LOG, ERROR, PROTOCOL ({@link DebugProtocol}), and QUICKLIST-PACKED-THRESHOLD and
  * SET-SKIP-CHECKSUM-VALIDATION as no-ops. RELOAD and LOADAOF are refused (kevy has no RDB to reload); anything
  * else gets Redis's unknown-subcommand error. DEBUG is always enabled (Redis's {@code enable-debug-command}).
  *
@@ -100,6 +100,12 @@ final class DebugCommands {
                 if (argc == 3) {
                     log.warn("DEBUG LOG: {}", Bytes.str(c.arg(2)));
                     c.reply().ok();
+                    return;
+                }
+            }
+            case "protocol" -> {
+                if (argc == 3) {
+                    DebugProtocol.reply(c, c.arg(2));
                     return;
                 }
             }

@@ -139,7 +139,7 @@ public final class Dispatcher {
                 return Outcome.DONE;
             }
         }
-        if (session.subscribed() && !SubscribedMode.allowed(spec)) {
+        if (session.inSubscribedMode() && !SubscribedMode.allowed(spec)) {
             commandStats.rejected(spec); // RESP2 subscribed mode (Redis 7.0's processCommand)
             reject(session, out, SubscribedMode.notAllowed(spec));
             return Outcome.DONE;

@@ -25,6 +25,9 @@ import java.nio.charset.StandardCharsets;
  * {@code none} or a type without a whole-value read. A lazy
  * expiry caused by the read happens before the cursor is taken, so its DEL frame is below {@code next_offset}.
  *
+ * <p>The reply is this RESP2 shape on both protocols (the nested reads are written in RESP2 on a RESP3
+ * connection too): FEED.* replies are the feed contract's bytes, whatever the connection negotiated.
+ *
  * <p>One command instead of {@code MULTI FEED.TAIL <shard> TYPE ... EXEC}: FEED.TAIL names no key, so such an
  * EXEC would lock every shard (see {@link TransactionCommands}), and the value read depends on the type.
  */
@@ -64,6 +67,8 @@ public final class FeedValueCommands {
         byte[][] self = c.argv();
         CommandSpec selfSpec = c.spec();
         long now = c.now();
+        int protocol = c.reply().protocol();
+        c.reply().protocol(2); // the feed contract's shape: the same bytes on a RESP3 connection
         try {
             nested(c, new byte[][] {ascii("PEXPIRETIME"), key}, now);
             if (read == null) {
@@ -79,6 +84,7 @@ public final class FeedValueCommands {
                 nested(c, read, now);
             }
         } finally {
+            c.reply().protocol(protocol);
             c.reset(self, selfSpec, now);
         }
     }

@@ -89,11 +89,14 @@ final class GeoCommands {
         r.bulk(RedisNumbers.formatFixed(d, 4));
     }
 
-    /** A {@code [longitude, latitude]} reply (Redis's {@code addReplyHumanLongDouble} twice). */
+    /**
+     * A {@code [longitude, latitude]} reply (Redis's {@code addReplyHumanLongDouble} twice: bulk strings on RESP2,
+     * doubles on RESP3).
+     */
     static void replyCoordinates(ReplySink r, double[] xy) {
         r.array(2);
-        r.bulk(RedisNumbers.formatHuman(xy[0]));
-        r.bulk(RedisNumbers.formatHuman(xy[1]));
+        r.doubleText(io.kevy.engine.text.Bytes.utf8(RedisNumbers.formatHuman(xy[0])));
+        r.doubleText(io.kevy.engine.text.Bytes.utf8(RedisNumbers.formatHuman(xy[1])));
     }
 
     /** The 52-bit score of a point as GEOADD stores it. */

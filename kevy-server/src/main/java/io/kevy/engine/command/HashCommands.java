@@ -215,15 +215,22 @@ final class HashCommands {
         }
     }
 
-    /** HKEYS, HVALS, HGETALL: the pairs in the hash's iteration order (insertion order while listpack). */
+    /**
+     * HKEYS, HVALS, HGETALL: the pairs in the hash's iteration order (insertion order while listpack); HGETALL is
+     * a map (Redis's {@code genericHgetallCommand}), HKEYS and HVALS arrays.
+     */
     private static void getAll(Call c, boolean fields, boolean values) {
         HashValue h = c.read(c.arg(1), HashValue.class);
         ReplySink r = c.reply();
+        int n = h == null ? 0 : h.size();
+        if (fields && values) {
+            r.map(n);
+        } else {
+            r.array(n);
+        }
         if (h == null) {
-            r.array(0);
             return;
         }
-        r.array(h.size() * ((fields ? 1 : 0) + (values ? 1 : 0)));
         h.forEach((f, v) -> {
             if (fields) {
                 r.bulk(f);

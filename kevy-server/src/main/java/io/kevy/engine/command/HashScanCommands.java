@@ -110,9 +110,16 @@ final class HashScanCommands {
             if (count * perItem > Integer.MAX_VALUE) {
                 throw Call.fail(OUT_OF_RANGE);
             }
-            r.array((int) count * perItem);
+            if (withValues) {
+                r.pairs((int) count);
+            } else {
+                r.array((int) count);
+            }
             for (long i = 0; i < count; i++) {
                 byte[][] p = h.randomPair(rnd);
+                if (withValues) {
+                    r.pair();
+                }
                 r.bulk(p[0]);
                 if (withValues) {
                     r.bulk(p[1]);
@@ -145,9 +152,16 @@ final class HashScanCommands {
 
     /** Writes pairs {@code which[0..n)} (or the first {@code n} when {@code which} is null) of a flat array. */
     private static void writePairs(ReplySink r, byte[][] flat, int[] which, int n, boolean withValues) {
-        r.array(n * (withValues ? 2 : 1));
+        if (withValues) {
+            r.pairs(n); // flat on RESP2, [field, value] pairs on RESP3 (Redis's hrandfieldWithCountCommand)
+        } else {
+            r.array(n);
+        }
         for (int k = 0; k < n; k++) {
             int i = which == null ? k : which[k];
+            if (withValues) {
+                r.pair();
+            }
             r.bulk(flat[2 * i]);
             if (withValues) {
                 r.bulk(flat[2 * i + 1]);

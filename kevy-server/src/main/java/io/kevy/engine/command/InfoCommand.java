@@ -45,7 +45,7 @@ final class InfoCommand {
         t.add(command("info", -1).flags(LOADING, STALE).group("server").since("1.0.0")
                 .summary("Get information and statistics about the server").complexity("O(1)").acl("dangerous")
                 .tips("nondeterministic_output", "request_policy:all_shards", "response_policy:special")
-                .handler(c -> c.reply().bulk(render(c, selection(c)))));
+                .handler(c -> c.reply().verbatim(Bytes.utf8(render(c, selection(c))), "txt")));
     }
 
     /** The selected section names (lower case) for the arguments of {@code c}. */

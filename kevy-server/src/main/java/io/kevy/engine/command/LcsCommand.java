@@ -175,7 +175,7 @@ final class LcsCommand {
             out.bulk(result);
             return;
         }
-        out.array(4);
+        out.map(2);
         out.bulk("matches");
         out.array(ranges.size());
         for (int[] r : ranges) {

@@ -28,8 +28,9 @@ final class MemoryCommands {
                 .subcommand(command("doctor", 2).since("4.0.0").summary("Outputs memory problems report")
                         .complexity("O(1)")
                         .tips("nondeterministic_output", "request_policy:all_shards", "response_policy:special")
-                        .handler(c -> c.reply().bulk("Hi Sam, I can't be of help with memory here: kevy runs on "
-                                + "the JVM, whose garbage collector manages it. See INFO memory.\n")))
+                        .handler(c -> c.reply().verbatim(io.kevy.engine.text.Bytes.utf8("Hi Sam, I can't be of "
+                                + "help with memory here: kevy runs on the JVM, whose garbage collector manages it. "
+                                + "See INFO memory.\n"), "txt")))
                 .subcommand(command("purge", 2).since("4.0.0").summary("Ask the allocator to release memory")
                         .complexity("Depends on how much memory is allocated, could be slow")
                         .tips("request_policy:all_shards", "response_policy:all_succeeded")
@@ -72,7 +73,7 @@ final class MemoryCommands {
         long overhead = startup + mainOverhead + expiresOverhead;
         long dataset = Math.max(0, used - overhead);
         ReplySink r = c.reply();
-        r.array(keys > 0 ? 56 : 54);
+        r.map(keys > 0 ? 28 : 27);
         for (Object[] kv : new Object[][] {{"peak.allocated", peak}, {"total.allocated", used},
             {"startup.allocated", startup}, {"replication.backlog", 0L}, {"clients.slaves", 0L},
             {"clients.normal", 0L}, {"cluster.links", 0L}, {"aof.buffer", 0L}, {"lua.caches", 0L},
@@ -82,7 +83,7 @@ final class MemoryCommands {
         }
         if (keys > 0) {
             r.bulk("db.0");
-            r.array(6);
+            r.map(3);
             r.bulk("overhead.hashtable.main");
             r.integer(mainOverhead);
             r.bulk("overhead.hashtable.expires");
@@ -99,9 +100,9 @@ final class MemoryCommands {
         r.bulk("dataset.bytes");
         r.integer(dataset);
         r.bulk("dataset.percentage");
-        r.bulkDouble((float) (used == startup ? 0 : 100.0 * dataset / (used - startup)));
+        r.doubleValue((float) (used == startup ? 0 : 100.0 * dataset / (used - startup)));
         r.bulk("peak.percentage");
-        r.bulkDouble((float) (peak == 0 ? 0 : 100.0 * used / peak));
+        r.doubleValue((float) (peak == 0 ? 0 : 100.0 * used / peak));
         r.bulk("allocator.allocated");
         r.integer(used);
         r.bulk("allocator.active");
@@ -110,12 +111,12 @@ final class MemoryCommands {
         r.integer(rss);
         for (String k : new String[] {"allocator-fragmentation", "allocator-rss", "rss-overhead"}) {
             r.bulk(k + ".ratio");
-            r.bulkDouble(1.0);
+            r.doubleValue(1.0);
             r.bulk(k + ".bytes");
             r.integer(0);
         }
         r.bulk("fragmentation");
-        r.bulkDouble((float) (used == 0 ? 0 : (double) rss / used));
+        r.doubleValue((float) (used == 0 ? 0 : (double) rss / used));
         r.bulk("fragmentation.bytes");
         r.integer(rss - used);
     }

@@ -80,7 +80,7 @@ final class SetAlgebraCommands {
         List<byte[]> out = new ArrayList<>();
         intersect(sets, 0, out);
         if (dst == null) {
-            c.reply().array(out.size());
+            c.reply().set(out.size());
             for (byte[] m : out) {
                 c.reply().bulk(m);
             }

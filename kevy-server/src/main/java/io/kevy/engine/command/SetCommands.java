@@ -124,7 +124,7 @@ final class SetCommands {
     private static void smembers(Call c) {
         SetValue s = c.read(c.arg(1), SetValue.class);
         if (s == null) {
-            c.reply().array(0);
+            c.reply().set(0);
             return;
         }
         replyMembers(c.reply(), s);
@@ -152,7 +152,7 @@ final class SetCommands {
         long count = Args.nonNegative(c, 2, Args.MUST_BE_POSITIVE);
         SetValue s = c.value(key, SetValue.class);
         if (s == null || count == 0) {
-            c.reply().array(0);
+            c.reply().set(0);
             return;
         }
         int size = s.size();
@@ -180,7 +180,7 @@ final class SetCommands {
             }
         }
         emitChunked(Verbs.SREM, key, popped, c::emit);
-        c.reply().array(popped.size());
+        c.reply().set(popped.size()); // Redis's addReplySetLen
         for (byte[] m : popped) {
             c.reply().bulk(m);
         }
@@ -221,7 +221,8 @@ final class SetCommands {
             return;
         }
         if (count >= size) {
-            replyMembers(r, s);
+            r.array(size); // an array, not a set, as Redis's srandmemberWithCountCommand
+            s.forEach(r::bulk);
             return;
         }
         int n = (int) count;
@@ -350,9 +351,9 @@ final class SetCommands {
         }
     }
 
-    /** The members of {@code s} as an array reply, in iteration order. */
+    /** The members of {@code s} as a set reply (an array on RESP2), in iteration order. */
     static void replyMembers(ReplySink r, SetValue s) {
-        r.array(s.size());
+        r.set(s.size());
         s.forEach(r::bulk);
     }
 

@@ -58,7 +58,7 @@ final class StreamInfoCommands {
         ReplySink r = c.reply();
         r.array(g.consumers.size());
         for (StreamGroup.Consumer co : g.consumers.values()) {
-            r.array(6);
+            r.map(3);
             r.bulk("name");
             r.bulk(co.name);
             r.bulk("pending");
@@ -74,7 +74,7 @@ final class StreamInfoCommands {
         r.array(s.groups().size());
         for (Map.Entry<byte[], StreamGroup> e : s.groups().entrySet()) {
             StreamGroup g = e.getValue();
-            r.array(12);
+            r.map(6);
             r.bulk("name");
             r.bulk(e.getKey());
             r.bulk("consumers");
@@ -124,7 +124,7 @@ final class StreamInfoCommands {
         }
         StreamValue s = stream(c, c.arg(2));
         ReplySink r = c.reply();
-        r.array(full ? 18 : 20);
+        r.map(full ? 9 : 10);
         r.bulk("length");
         r.integer(s.length());
         r.bulk("radix-tree-keys");
@@ -159,7 +159,7 @@ final class StreamInfoCommands {
         r.array(s.groups().size());
         for (Map.Entry<byte[], StreamGroup> e : s.groups().entrySet()) {
             StreamGroup g = e.getValue();
-            r.array(14);
+            r.map(7);
             r.bulk("name");
             r.bulk(e.getKey());
             r.bulk("last-delivered-id");
@@ -184,7 +184,7 @@ final class StreamInfoCommands {
             r.bulk("consumers");
             r.array(g.consumers.size());
             for (StreamGroup.Consumer co : g.consumers.values()) {
-                r.array(8);
+                r.map(4);
                 r.bulk("name");
                 r.bulk(co.name);
                 r.bulk("seen-time");

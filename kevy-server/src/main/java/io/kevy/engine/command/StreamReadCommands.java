@@ -185,7 +185,7 @@ final class StreamReadCommands {
         }
         if (!ready.isEmpty()) {
             ReplySink r = c.reply();
-            r.array(ready.size());
+            r.keyedMap(ready.size());
             for (int i : ready) {
                 replyStream(r, a.key(c, i), values[i], after[i], a.count);
             }
@@ -236,9 +236,9 @@ final class StreamReadCommands {
         }
         if (!ready.isEmpty()) {
             ReplySink r = c.reply();
-            r.array(ready.size());
+            r.keyedMap(ready.size());
             for (int i : ready) {
-                r.array(2);
+                r.keyedEntry();
                 r.bulk(a.key(c, i));
                 deliver(c, a.key(c, i), values[i], groups[i], a, after[i], a.count);
             }
@@ -354,16 +354,16 @@ final class StreamReadCommands {
                 throw Call.fail(ErrorReply.of("NOGROUP the consumer group this client was blocked on no longer "
                         + "exists"));
             }
-            c.reply().array(1);
-            c.reply().array(2);
+            c.reply().keyedMap(1);
+            c.reply().keyedEntry();
             c.reply().bulk(key);
             deliver(c, key, s, g, args, null, args.count == 0 ? BLOCKED_DEFAULT_COUNT : args.count);
         }
     }
 
-    /** {@code [key, [entries after id]]}. */
+    /** {@code [key, [entries after id]]}: one entry of a {@link ReplySink#keyedMap}. */
     private static void replyStream(ReplySink r, byte[] key, StreamValue s, StreamId after, long count) {
-        r.array(2);
+        r.keyedEntry();
         r.bulk(key);
         StreamId start = after.next();
         StreamCommands.replyEntries(r, start == null ? List.of() : s.range(start, StreamId.MAX, count, false));
@@ -389,7 +389,7 @@ final class StreamReadCommands {
         @Override
         void pop(Call c, byte[] key) {
             StreamValue s = c.read(key, StreamValue.class);
-            c.reply().array(1);
+            c.reply().keyedMap(1);
             replyStream(c.reply(), key, s, after.get(Bytes.wrap(key)), count);
         }
     }

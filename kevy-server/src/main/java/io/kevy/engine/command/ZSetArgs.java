@@ -130,14 +130,34 @@ final class ZSetArgs {
     }
 
 
-    /** Replies the nodes as a flat array of members, each followed by its score when {@code withScores}. */
+    /**
+     * Replies the nodes as an array of members; with {@code withScores}, as {@link ReplySink#pairs} of member
+     * and score (a double): flat on RESP2, {@code [member, score]} pairs on RESP3 (Redis 7.0's
+     * {@code zrangeResultEmit*}, {@code ZPOPMIN key count}, {@code ZRANDMEMBER ... WITHSCORES}).
+     */
     static void replyNodes(ReplySink out, List<SkipList.Node> nodes, boolean withScores) {
-        out.array(withScores ? nodes.size() * 2 : nodes.size());
+        if (withScores) {
+            out.pairs(nodes.size());
+        } else {
+            out.array(nodes.size());
+        }
         for (SkipList.Node n : nodes) {
+            if (withScores) {
+                out.pair();
+            }
             out.bulk(n.member());
             if (withScores) {
-                out.bulkDouble(n.score());
+                out.doubleValue(n.score());
             }
+        }
+    }
+
+    /** Replies the nodes as one flat array {@code member, score, ...} on both protocols (scores are doubles). */
+    static void replyFlat(ReplySink out, List<SkipList.Node> nodes) {
+        out.array(nodes.size() * 2);
+        for (SkipList.Node n : nodes) {
+            out.bulk(n.member());
+            out.doubleValue(n.score());
         }
     }
 

@@ -196,7 +196,7 @@ final class ZSetCommands {
     private static void replyZadd(Call c, int flags, int added, int updated, int processed, double score) {
         if ((flags & INCR) != 0) {
             if (processed > 0) {
-                c.reply().bulkDouble(score);
+                c.reply().doubleValue(score);
             } else {
                 c.reply().nullBulk();
             }
@@ -232,7 +232,7 @@ final class ZSetCommands {
         if (Double.isNaN(s)) {
             c.reply().nullBulk();
         } else {
-            c.reply().bulkDouble(s);
+            c.reply().doubleValue(s);
         }
     }
 
@@ -244,7 +244,7 @@ final class ZSetCommands {
             if (Double.isNaN(s)) {
                 c.reply().nullBulk();
             } else {
-                c.reply().bulkDouble(s);
+                c.reply().doubleValue(s);
             }
         }
     }
@@ -274,7 +274,7 @@ final class ZSetCommands {
         if (withScore) {
             c.reply().array(2);
             c.reply().integer(rank);
-            c.reply().bulkDouble(z.score(c.arg(2)));
+            c.reply().doubleValue(z.score(c.arg(2)));
         } else {
             c.reply().integer(rank);
         }

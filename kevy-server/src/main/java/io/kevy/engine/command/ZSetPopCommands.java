@@ -58,9 +58,16 @@ final class ZSetPopCommands {
         return popped;
     }
 
-    /** Replies ZPOPMIN/ZPOPMAX's RESP2 shape: a flat array {@code member, score, member, score ...}. */
-    static void replyFlat(ReplySink out, List<SkipList.Node> popped) {
-        ZSetArgs.replyNodes(out, popped, true);
+    /**
+     * Replies ZPOPMIN/ZPOPMAX's shape: a flat array {@code member, score, member, score ...}, except with a
+     * count on RESP3, where Redis 7.0 nests the pairs ({@code use_nested_array}).
+     */
+    static void replyPopped(ReplySink out, List<SkipList.Node> popped, boolean counted) {
+        if (counted) {
+            ZSetArgs.replyNodes(out, popped, true);
+        } else {
+            ZSetArgs.replyFlat(out, popped);
+        }
     }
 
     /** Replies ZMPOP's shape: {@code [key, [[member, score], ...]]}. */
@@ -71,7 +78,7 @@ final class ZSetPopCommands {
         for (SkipList.Node n : popped) {
             out.array(2);
             out.bulk(n.member());
-            out.bulkDouble(n.score());
+            out.doubleValue(n.score());
         }
     }
 
@@ -89,7 +96,7 @@ final class ZSetPopCommands {
             c.reply().array(0);
             return;
         }
-        replyFlat(c.reply(), pop(c, key, z, max, count == -1 ? 1 : count));
+        replyPopped(c.reply(), pop(c, key, z, max, count == -1 ? 1 : count), count != -1);
     }
 
     /** ZMPOP numkeys key [key ...] MIN|MAX [COUNT count]: pops from the first non-empty key. */

@@ -132,12 +132,19 @@ final class ZSetScanCommands {
         if (!unique || count == 1) {
             // a reply header holds an int: counts beyond it are cut there (Redis would run out of memory first)
             int emitted = (int) Math.min(count, withScores ? Integer.MAX_VALUE / 2 : Integer.MAX_VALUE);
-            out.array(withScores ? emitted * 2 : emitted);
+            if (withScores) {
+                out.pairs(emitted);
+            } else {
+                out.array(emitted);
+            }
             for (int i = 0; i < emitted; i++) {
                 Dict.Node<Object> n = z.dict().randomNode(rnd);
+                if (withScores) {
+                    out.pair();
+                }
                 out.bulk(n.key());
                 if (withScores) {
-                    out.bulkDouble(ZSetValue.scoreOf(n));
+                    out.doubleValue(ZSetValue.scoreOf(n));
                 }
             }
             return;

@@ -59,6 +59,8 @@ public final class Session {
     private final List<WatchedKey> watched = new ArrayList<>(0);
     /** Pub/Sub subscriptions, created by the first (P|S)SUBSCRIBE; null before. */
     private volatile SubscriptionState subscriptions;
+    /** The RESP version the connection speaks: 2 until HELLO 3, back to 2 on RESET. */
+    private volatile int protocol = 2;
 
     public Session(long id, ClientChannel channel, long createdAtMs, boolean authenticated) {
         this.id = id;
@@ -289,7 +291,25 @@ public final class Session {
         this.subscriptions = subscriptions;
     }
 
-    /** True while subscribed to a channel, pattern or shard channel: the RESP2 subscribed mode. */
+    /** The RESP version the connection speaks (2 or 3; CLIENT LIST's {@code resp}). */
+    public int protocol() {
+        return protocol;
+    }
+
+    /** Records the RESP version HELLO or RESET chose; the caller switches the connection's reply sink too. */
+    public void protocol(int version) {
+        this.protocol = version;
+    }
+
+    /**
+     * True while subscribed on RESP2, where Redis 7.0 allows only the Pub/Sub commands, PING, QUIT and RESET
+     * (a RESP3 connection runs any command while subscribed).
+     */
+    public boolean inSubscribedMode() {
+        return protocol == 2 && subscribed();
+    }
+
+    /** True while subscribed to a channel, pattern or shard channel. */
     public boolean subscribed() {
         SubscriptionState s = subscriptions;
         return s != null && s.active();

@@ -264,30 +264,12 @@ public final class RedisNumbers {
         return m.multiply(new BigDecimal(java.math.BigInteger.valueOf(5).pow((int) -e2), (int) -e2));
     }
 
-    /** {@code %.17g} as C's printf prints it, with {@code inf}/{@code -inf}: Redis 7.0 double replies. */
+    /**
+     * {@code %.17g} as C's printf prints it, with {@code inf}/{@code -inf}: Redis 7.0 double replies
+     * ({@link io.kevy.common.RedisDoubles}, shared with the feed client).
+     */
     public static String formatDouble(double d) {
-        if (Double.isInfinite(d)) {
-            return d > 0 ? "inf" : "-inf";
-        }
-        if (d == 0) {
-            return (1 / d < 0) ? "-0" : "0";
-        }
-        if (d == Math.rint(d) && Math.abs(d) < 1e17) {
-            return Long.toString((long) d);
-        }
-        BigDecimal r = new BigDecimal(d).round(new MathContext(17, RoundingMode.HALF_EVEN));
-        int exp = r.precision() - r.scale() - 1; // decimal exponent of the leading digit
-        if (exp < -4 || exp >= 17) {
-            BigDecimal mant = r.movePointLeft(exp).stripTrailingZeros();
-            String m = mant.toPlainString();
-            String e = Integer.toString(Math.abs(exp));
-            return m + (exp < 0 ? "e-" : "e+") + (e.length() < 2 ? "0" + e : e);
-        }
-        String plain = r.toPlainString();
-        if (plain.indexOf('.') >= 0) {
-            plain = stripZeros(plain);
-        }
-        return plain;
+        return io.kevy.common.RedisDoubles.format(d);
     }
 
     /**

@@ -45,9 +45,13 @@ class ConnectionCommandsIT {
     }
 
     @Test
-    void helloThreeAnswersNoproto() {
+    void helloSwitchesToResp3AndRefusesOtherVersions() {
         try (TestServer server = TestServer.start()) {
-            assertThat(server.raw().call("HELLO", "3")).isEqualTo("-NOPROTO unsupported protocol version\r\n");
+            RawClient raw = server.raw();
+            assertThat(raw.call("HELLO", "4")).isEqualTo("-NOPROTO unsupported protocol version\r\n");
+            assertThat(raw.call("HELLO", "3")).startsWith("%7\r\n$6\r\nserver\r\n$5\r\nredis\r\n");
+            assertThat(raw.call("GET", "k")).isEqualTo("_\r\n");
+            assertThat(raw.call("CLIENT", "INFO")).startsWith("=").contains(" resp=3 ");
         }
     }
 

@@ -49,8 +49,25 @@ public final class Dump {
             List<Object> out = redis.dispatch(word, new NestedMultiOutput<>(StringCodec.UTF8), args);
             boolean array = argv[0].equals("SCAN") || argv[0].equals("HGETALL") || argv[0].equals("LRANGE")
                     || argv[0].equals("SMEMBERS") || argv[0].equals("ZRANGE");
-            return array ? out : out.isEmpty() ? null : out.get(0);
+            return array ? resp2(out) : out.isEmpty() ? null : out.get(0);
         };
+    }
+
+    /**
+     * A reply as RESP2 shapes it, whatever protocol the connection negotiated: RESP3's WITHSCORES pairs
+     * flattened, its doubles as Redis 7.0 prints them in a bulk string (maps and sets are flat lists already).
+     */
+    private static List<Object> resp2(List<Object> reply) {
+        List<Object> out = new ArrayList<>(reply.size());
+        for (Object o : reply) {
+            if (o instanceof List<?> pair && pair.size() == 2 && pair.get(1) instanceof Double) {
+                out.add(pair.get(0));
+                out.add(io.kevy.engine.text.RedisNumbers.formatDouble((Double) pair.get(1)));
+            } else {
+                out.add(o);
+            }
+        }
+        return out;
     }
 
     /** Commands over an embedded store. */

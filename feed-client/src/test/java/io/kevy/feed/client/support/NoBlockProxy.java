@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A RESP2 TCP proxy in front of a real kevy server that answers {@code FEED.READ ... BLOCK ms} and
- * {@code FEED.READ ... DURABLE} with {@code -ERR syntax error}, as upstream kevy does (feed contract §4), and relays every other command and its
- * reply byte for byte. It handles one command at a time per connection (replies stay in order under lettuce's
+ * {@code FEED.READ ... DURABLE} with {@code -ERR syntax error}, as upstream kevy does (feed contract §4), answers
+ * {@code HELLO} with a version other than 2 with {@code -NOPROTO}, as a RESP2-only server does (so lettuce's
+ * fallback to RESP2 is exercised), and relays every other command and its reply byte for byte. It handles one command at a time per connection (replies stay in order under lettuce's
  * pipelining) and counts the FEED.READ commands it saw. For tests only.
  */
 public final class NoBlockProxy implements AutoCloseable {
@@ -90,6 +91,11 @@ public final class NoBlockProxy implements AutoCloseable {
             while (true) {
                 ByteArrayOutputStream raw = new ByteArrayOutputStream();
                 List<String> argv = command(fromClient, raw);
+                if (argv.size() >= 2 && argv.get(0).equalsIgnoreCase("HELLO") && !argv.get(1).equals("2")) {
+                    toClient.write("-NOPROTO unsupported protocol version\r\n".getBytes(StandardCharsets.US_ASCII));
+                    toClient.flush();
+                    continue;
+                }
                 boolean durable = isDurableRead(argv);
                 if (durable || isBlockRead(argv)) {
                     (durable ? durableRejected : blockRejected).incrementAndGet();
