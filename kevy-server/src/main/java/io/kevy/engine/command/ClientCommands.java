@@ -394,8 +394,25 @@ final class ClientCommands {
         c.reply().ok();
     }
 
-    /** Redis 7.0's {@code checkPrefixCollisionsOrReply}: two prefixes collide when one starts the other. */
+    /**
+     * Redis 7.0's {@code checkPrefixCollisionsOrReply}: two prefixes collide when one starts the other; the error
+     * names the first given prefix (in argument order) that collides, with an existing prefix first, else with a
+     * later given one. Whether any collide is decided in O(n log n) first (after sorting, a prefix starts every
+     * string up to the one it starts, so neighbours suffice; existing prefixes never collide with each other),
+     * so only a refused command pays Redis's quadratic search for the pair to name.
+     */
     private static void checkPrefixCollisions(List<byte[]> existing, List<byte[]> given) {
+        List<byte[]> all = new ArrayList<>(existing.size() + given.size());
+        all.addAll(existing);
+        all.addAll(given);
+        all.sort(java.util.Arrays::compareUnsigned);
+        boolean any = false;
+        for (int i = 1; i < all.size() && !any; i++) {
+            any = overlap(all.get(i - 1), all.get(i));
+        }
+        if (!any) {
+            return;
+        }
         for (int i = 0; i < given.size(); i++) {
             byte[] p = given.get(i);
             for (byte[] e : existing) {
