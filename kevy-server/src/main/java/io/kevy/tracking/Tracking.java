@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Client-side caching's server side (Redis 7.0's {@code tracking.c}), driven by the effect frames: an
- * {@link EffectListener} on every shard, so a key is invalidated exactly when the feed and the AOF see it
+ * {@link EffectListener} on every shard while some client tracks, so a key is invalidated exactly when the feed and the AOF see it
  * change (a write, an expiry's {@code DEL}, a FLUSHALL's new stream), and by no second write path.
  * <ul>
  *   <li><b>Default mode.</b> The dispatcher reports the keys of each read-only command a tracking client runs
@@ -49,8 +49,10 @@ public final class Tracking implements KeyTracking, EffectListener {
     private final AtomicLong totalKeys = new AtomicLong();
     private final AtomicLong totalItems = new AtomicLong();
     private volatile long maxKeys = 1_000_000;
+    private final Engine engine;
 
     private Tracking(Engine engine) {
+        this.engine = engine;
         this.sessions = engine.sessions();
         this.tables = new TrackingTable[engine.shardCount()];
         for (int i = 0; i < tables.length; i++) {
@@ -60,17 +62,19 @@ public final class Tracking implements KeyTracking, EffectListener {
 
     /**
      * Creates the tracking of {@code engine}: registers {@code tracking-table-max-keys} in its runtime config,
-     * listens to every shard's frames and to closed sessions, and attaches to the engine
-     * ({@link Engine#tracking()}).
+     * listens to closed sessions, and attaches to the engine ({@link Engine#tracking()}). It listens to the
+     * shards' frames only while some client tracks (as keyspace notifications do while on), so a write pays
+     * nothing for it otherwise; a flush meanwhile still empties the tables (a reset listener, which costs
+     * writes nothing).
      */
     public static Tracking attach(Engine engine) {
         Tracking t = new Tracking(engine);
         engine.runtimeConfig().integer("tracking-table-max-keys", 0, Long.MAX_VALUE, () -> t.maxKeys,
                 v -> t.maxKeys = v);
-        for (int i = 0; i < engine.shardCount(); i++) {
-            engine.shard(i).addListener(t);
-        }
         engine.sessions().onClose(t::disable);
+        for (int i = 0; i < engine.shardCount(); i++) {
+            engine.shard(i).addResetListener(t::flushedWhileIdle);
+        }
         engine.tracking(t);
         return t;
     }
@@ -81,9 +85,9 @@ public final class Tracking implements KeyTracking, EffectListener {
             return; // closed meanwhile (CLIENT KILL): nothing to track for
         }
         TrackingState old = session.tracking();
-        if (old == null) {
-            clients.incrementAndGet();
-        } else if (old.bcast()) {
+        if (old == null && clients.getAndIncrement() == 0) {
+            listen(true);
+        } else if (old != null && old.bcast()) {
             prefixes.remove(session, old.prefixes());
         }
         if (state.bcast()) {
@@ -102,21 +106,44 @@ public final class Tracking implements KeyTracking, EffectListener {
             prefixes.remove(session, old.prefixes());
         }
         session.tracking(null);
-        clients.decrementAndGet();
+        if (clients.decrementAndGet() == 0) {
+            listen(false);
+        }
+    }
+
+    /**
+     * Adds this listener to every shard or removes it, without their locks (the lists are copy-on-write; the
+     * caller may run inside EXEC holding some shard locks). A client's reads are remembered only after its
+     * CLIENT TRACKING ON returned, so after the listener is in place.
+     */
+    private void listen(boolean on) {
+        for (int i = 0; i < engine.shardCount(); i++) {
+            if (on) {
+                engine.shard(i).addListener(this);
+            } else {
+                engine.shard(i).removeListener(this);
+            }
+        }
     }
 
     @Override
     public void remember(Session session, Shard shard, byte[] key) {
-        TrackingTable table = tables[shard.index()];
-        table.add(key, session.id());
-        long max = maxKeys;
-        if (max == 0 || totalKeys.get() <= max) {
-            return;
-        }
-        @SuppressWarnings("unchecked")
-        Map.Entry<Bytes, Set<Long>>[] evicted = new Map.Entry[1];
-        while (totalKeys.get() > max && table.removeOldest(evicted)) {
-            invalidate(evicted[0].getValue(), evicted[0].getKey().array(), session);
+        // held by the command that read it; taken here (reentrantly) for a command that locks nothing itself
+        shard.lock().lock();
+        try {
+            TrackingTable table = tables[shard.index()];
+            table.add(key, session.id());
+            long max = maxKeys;
+            if (max == 0 || totalKeys.get() <= max) {
+                return;
+            }
+            @SuppressWarnings("unchecked")
+            Map.Entry<Bytes, Set<Long>>[] evicted = new Map.Entry[1];
+            while (totalKeys.get() > max && table.removeOldest(evicted)) {
+                invalidate(evicted[0].getValue(), evicted[0].getKey().array(), session);
+            }
+        } finally {
+            shard.lock().unlock();
         }
     }
 
@@ -217,6 +244,13 @@ public final class Tracking implements KeyTracking, EffectListener {
             if (t != null) {
                 send(s, t, null);
             }
+        }
+    }
+
+    /** A flush while no client tracks (the effect listener is detached): nobody to tell, the table is emptied. */
+    private void flushedWhileIdle(Shard shard, long generation, long nextOffset) {
+        if (clients.get() == 0) {
+            tables[shard.index()].clear();
         }
     }
 

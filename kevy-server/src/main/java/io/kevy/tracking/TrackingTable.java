@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The tracking table of one shard (Redis's {@code TrackingTable}, split by shard): for each key a tracking
  * client read, the ids of the clients that may cache it. A client that turned tracking off or disconnected
- * stays in the table until the key changes (Redis removes ids lazily too). Keys are kept in the order they
+ * stays in the table until the key changes (Redis removes ids lazily too); so does a key that changed while no
+ * client tracked (nothing listened to its frame), which costs a spurious invalidation at worst. Keys are kept in the order they
  * were first read, which is the order the {@code tracking-table-max-keys} limit evicts them in (Redis picks
  * random keys).
  *
