@@ -408,4 +408,36 @@ class ClientTrackingIT {
         oracle.same("CLIENT", "TRACKING", "OFF");
         both(s -> infoFields(s.writer.call("INFO", "stats")));
     }
+
+    /** A script's reads are remembered for the client that ran it (Redis: the script caller); EVAL_RO's keys not. */
+    @Test
+    void scriptReadsAreTrackedForTheirCaller() {
+        client("CLIENT", "TRACKING", "ON", "REDIRECT", "<redir>");
+        client("EVAL", "return redis.call('get', KEYS[1])", "1", "s1");
+        client("EVAL_RO", "return 1", "1", "s2"); // declares s2, reads nothing
+        writer("SET", "s2", "x");
+        writer("SET", "s1", "x");
+        assertThat(message()).isEqualTo(invalidation("s1"));
+        nothingDeliveredBefore("m1");
+    }
+
+    /** Disconnecting drops the client's tracking and its BCAST prefixes (Redis's freeClient). */
+    @Test
+    void disconnectDropsTracking() {
+        client("CLIENT", "TRACKING", "ON", "REDIRECT", "<redir>", "BCAST", "PREFIX", "a", "PREFIX", "b");
+        both(s -> infoFields(s.writer.call("INFO", "clients")) + infoFields(s.writer.call("INFO", "stats")));
+        String kevyId = kevy.client.call("CLIENT", "ID");
+        String redisId = redis.client.call("CLIENT", "ID");
+        kevy.client.close();
+        redis.client.close();
+        long deadline = System.currentTimeMillis() + 5000;
+        while (kevy.writer.call("CLIENT", "LIST", "ID", kevyId.replaceAll("[:\r\n]", "")).contains("id=")
+                || redis.writer.call("CLIENT", "LIST", "ID", redisId.replaceAll("[:\r\n]", "")).contains("id=")) {
+            assertThat(System.currentTimeMillis()).as("client gone").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        both(s -> infoFields(s.writer.call("INFO", "clients")) + infoFields(s.writer.call("INFO", "stats")));
+        writer("SET", "a1", "x");
+        nothingDeliveredBefore("m1");
+    }
 }
