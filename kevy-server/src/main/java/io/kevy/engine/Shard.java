@@ -191,6 +191,7 @@ public final class Shard {
     public void emit(RequestBytes request, byte[][] frame) {
         assert lock.isHeldByCurrentThread() : "emit on unlocked shard " + index;
         if (loading) {
+            writer = null;
             return; // boot replay: the frame being applied is already on disk with its own offset
         }
         dirty++;
