@@ -10,6 +10,7 @@ import io.kevy.script.FunctionCommands;
 import io.kevy.script.Functions;
 import io.kevy.script.ScriptCommands;
 import io.kevy.script.Scripts;
+import io.kevy.tracking.Tracking;
 import io.kevy.feed.FeedConfig;
 import io.kevy.persist.Persistence;
 import io.kevy.persist.PersistenceConfig;
@@ -22,9 +23,9 @@ import java.io.IOException;
 
 /**
  * One kevy, assembled: the {@link Engine}, its change {@link Feed}, Pub/Sub with keyspace notifications, the
- * command table (the engine's families, the feed's and the Pub/Sub commands), the {@link Dispatcher} that runs
+ * client tracking, the command table (the engine's families, the feed's and the Pub/Sub commands), the {@link Dispatcher} that runs
  * it, and, once started, the {@link Persistence}. The one place where these parts meet, so none of them knows
- * the others' construction: the feed, persistence and keyspace notifications attach to the shards as
+ * the others' construction: the feed, persistence, keyspace notifications and client tracking attach to the shards as
  * {@link io.kevy.engine.EffectListener}s, the dispatcher is handed the engine and the table. {@code KevyServer} and the embedded {@code Store} each build one.
  *
  * <p>Thread-safe once assembled. {@link #startPersistence} is called at most once, before commands are
@@ -62,6 +63,7 @@ public final class KevyInstance implements AutoCloseable {
         pubsub.registerConfig(engine.runtimeConfig());
         engine.channelCounts(pubsub);
         KeyspaceNotifier notifier = KeyspaceNotifier.register(engine, pubsub);
+        Tracking.attach(engine); // CLIENT TRACKING: invalidations from the same frames as the feed
         Replication replication = new Replication(engine);
         replication.registerConfig();
         engine.registerInfoSection("replication", replication::writeInfo);

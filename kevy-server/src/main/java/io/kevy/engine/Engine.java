@@ -66,6 +66,7 @@ public final class Engine implements AutoCloseable {
     private volatile int hz;
     private volatile boolean activeExpire = true;
     private volatile ChannelCounts channelCounts = ChannelCounts.NONE;
+    private volatile KeyTracking tracking = KeyTracking.NONE;
     private volatile ScheduledExecutorService cron;
     private volatile ScheduledThreadPoolExecutor timer;
     private volatile boolean closed;
@@ -124,6 +125,16 @@ public final class Engine implements AutoCloseable {
     /** Attaches the Pub/Sub counts ({@code io.kevy.boot.KevyInstance}). */
     public void channelCounts(ChannelCounts counts) {
         this.channelCounts = counts;
+    }
+
+    /** Client-side caching ({@code CLIENT TRACKING}); {@link KeyTracking#NONE} until attached. */
+    public KeyTracking tracking() {
+        return tracking;
+    }
+
+    /** Attaches client-side caching ({@code io.kevy.boot.KevyInstance}). */
+    public void tracking(KeyTracking tracking) {
+        this.tracking = tracking;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.kevy.engine;
 
+import io.kevy.engine.session.Session;
 import io.kevy.resp.EncodedEffect;
 import io.kevy.resp.RequestBytes;
 import io.kevy.resp.Verbs;
@@ -55,6 +56,8 @@ public final class Shard {
     private volatile boolean tracksOrigin;
     private String originCommand;
     private byte[][] originArgv;
+    /** The session whose command produces the frame being emitted (NOLOOP tracking), null for expiry. */
+    private Session writer;
 
     Shard(Engine engine, int index, long generation) {
         this.engine = engine;
@@ -194,6 +197,7 @@ public final class Shard {
     public void emit(RequestBytes request, byte[][] frame) {
         assert lock.isHeldByCurrentThread() : "emit on unlocked shard " + index;
         if (loading) {
+            writer = null;
             return; // boot replay: the frame being applied is already on disk with its own offset
         }
         dirty++;
@@ -208,6 +212,7 @@ public final class Shard {
             }
         } finally {
             encoded.clear(); // valid for this frame only
+            writer = null;
             if (originCommand != null) {
                 originCommand = null; // valid for this frame only
                 originArgv = null;
@@ -236,6 +241,19 @@ public final class Shard {
     public void origin(String command, byte[][] argv) {
         this.originCommand = command;
         this.originArgv = argv;
+    }
+
+    /**
+     * Records the session whose command produces the next frame (client tracking's NOLOOP: a client is not told
+     * of its own writes). Valid for the next {@link #emit} only. Callers must hold {@link #lock()}.
+     */
+    public void writer(Session session) {
+        this.writer = session;
+    }
+
+    /** The session of the frame being emitted ({@link #writer(Session)}), or null. */
+    public Session writer() {
+        return writer;
     }
 
     /** The origin of the frame being emitted (see {@link #origin}); null when not recorded. Under the lock. */

@@ -31,14 +31,31 @@ public final class Message {
     private final byte[] pattern;
     private final byte[] channel;
     private final byte[] payload;
+    /** True when {@link #payload} is already a RESP value (an invalidation's key array), written as is. */
+    private final boolean payloadIsResp;
     /** Racy single-check cache: two threads may both encode; the results are equal. */
     private byte[] resp;
 
     public Message(Kind kind, byte[] pattern, byte[] channel, byte[] payload) {
+        this(kind, pattern, channel, payload, false);
+    }
+
+    private Message(Kind kind, byte[] pattern, byte[] channel, byte[] payload, boolean payloadIsResp) {
         this.kind = kind;
         this.pattern = pattern;
         this.channel = channel;
         this.payload = payload;
+        this.payloadIsResp = payloadIsResp;
+    }
+
+    /**
+     * A {@code message} on {@code channel} whose payload is the RESP value {@code payloadResp}, written as is
+     * instead of as a bulk string: Redis's {@code addReplyPubsubMessage(c, channel, NULL, ...)} followed by the
+     * value, the shape of client tracking's RESP2 invalidations ({@code *3 message __redis__:invalidate *<n>
+     * keys}, or {@code $-1} after a flush). {@link #payload()} returns those RESP bytes.
+     */
+    public static Message withRespPayload(byte[] channel, byte[] payloadResp) {
+        return new Message(Kind.MESSAGE, null, channel, payloadResp, true);
     }
 
     public Kind kind() {
@@ -77,6 +94,14 @@ public final class Message {
     }
 
     private byte[] encode() {
+        if (payloadIsResp) {
+            byte[] head = encodeArray(kind.name, channel);
+            byte[] out = new byte[head.length + payload.length];
+            System.arraycopy(head, 0, out, 0, head.length);
+            out[1] = '3'; // *2 -> *3: the payload is the third element
+            System.arraycopy(payload, 0, out, head.length, payload.length);
+            return out;
+        }
         byte[][] parts = pattern == null ? new byte[][] {kind.name, channel, payload}
                 : new byte[][] {kind.name, pattern, channel, payload};
         return encodeArray(parts);

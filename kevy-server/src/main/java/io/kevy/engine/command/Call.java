@@ -254,6 +254,7 @@ public final class Call {
         if (shard.tracksOrigin()) {
             shard.origin(spec.name(), argv); // the event name keyspace notifications give this frame
         }
+        shard.writer(session); // NOLOOP tracking: who wrote it
         shard.emit(r != null && RequestBytes.isFrame(argv, frame) ? r : null, frame);
         emitted = true;
     }

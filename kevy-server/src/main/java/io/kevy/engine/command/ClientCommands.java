@@ -10,6 +10,7 @@ import io.kevy.engine.error.ErrorReply;
 import io.kevy.engine.error.Errors;
 import io.kevy.engine.session.Session;
 import io.kevy.engine.session.SubscriptionState;
+import io.kevy.engine.session.TrackingState;
 import io.kevy.engine.text.Bytes;
 import io.kevy.engine.text.RedisNumbers;
 import io.kevy.resp.ReplySink;
@@ -18,14 +19,14 @@ import java.util.List;
 
 /**
  * CLIENT and its subcommands (Redis 7.0, plus 7.2's SETINFO and NO-TOUCH, which clients such as lettuce send):
- * ID, SETNAME, GETNAME, INFO, LIST, KILL, SETINFO, NO-EVICT, NO-TOUCH, REPLY, PAUSE, UNPAUSE, GETREDIR,
- * TRACKINGINFO, HELP.
+ * ID, SETNAME, GETNAME, INFO, LIST, KILL, SETINFO, NO-EVICT, NO-TOUCH, REPLY, PAUSE, UNPAUSE, TRACKING, CACHING,
+ * GETREDIR, TRACKINGINFO, HELP. TRACKING's options are checked in Redis 7.0's order with its error texts
+ * ({@code networking.c}); the tracking itself is {@link io.kevy.engine.KeyTracking}.
  *
  * <p>kevy differences (HELP says so too): every client is of type {@code normal} and user {@code default};
  * NO-EVICT and NO-TOUCH are accepted and change nothing (kevy neither evicts clients nor keeps LRU times); REPLY
  * accepts only ON (OFF and SKIP answer an error); PAUSE and UNPAUSE are validated and answer OK without pausing
- * anyone; there is no client-side caching, so GETREDIR is -1 and TRACKINGINFO reports tracking off; UNBLOCK,
- * TRACKING and CACHING are not provided. CLIENT LIST and INFO lines have Redis 7.0's fields in its order, with
+ * anyone; UNBLOCK is not provided. CLIENT LIST and INFO lines have Redis 7.0's fields in its order, with
  * {@code fd=-1} (the engine does not see file descriptors), buffer sizes that are estimates (the caller's own
  * {@code qbuf} and {@code argv-mem} are those of the running command, 0 for others), and 7.2's {@code lib-name}
  * and {@code lib-ver} at the end.
@@ -37,6 +38,21 @@ final class ClientCommands {
     static final ErrorReply INVALID_CLIENT_ID = ErrorReply.err("Invalid client ID");
     static final ErrorReply NO_SUCH_CLIENT = ErrorReply.err("No such client");
     static final ErrorReply TIMEOUT_NOT_INTEGER = ErrorReply.err("timeout is not an integer or out of range");
+    static final ErrorReply REDIRECT_TWICE = ErrorReply.err("A client can only redirect to a single other client");
+    static final ErrorReply NO_REDIRECT_CLIENT = ErrorReply.err("The client ID you want redirect to does not exist");
+    static final ErrorReply PREFIX_NEEDS_BCAST = ErrorReply.err("PREFIX option requires BCAST mode to be enabled");
+    static final ErrorReply BCAST_SWITCH = ErrorReply.err("You can't switch BCAST mode on/off before disabling "
+            + "tracking for this client, and then re-enabling it with a different mode.");
+    static final ErrorReply OPT_WITH_BCAST = ErrorReply.err("OPTIN and OPTOUT are not compatible with BCAST");
+    static final ErrorReply OPTIN_AND_OPTOUT = ErrorReply.err("You can't specify both OPTIN mode and OPTOUT mode");
+    static final ErrorReply OPT_SWITCH = ErrorReply.err("You can't switch OPTIN/OPTOUT mode before disabling "
+            + "tracking for this client, and then re-enabling it with a different mode.");
+    static final ErrorReply CACHING_NOT_TRACKING = ErrorReply.err("CLIENT CACHING can be called only when the "
+            + "client is in tracking mode with OPTIN or OPTOUT mode enabled");
+    static final ErrorReply CACHING_YES_NEEDS_OPTIN =
+            ErrorReply.err("CLIENT CACHING YES is only valid when tracking is enabled in OPTIN mode.");
+    static final ErrorReply CACHING_NO_NEEDS_OPTOUT =
+            ErrorReply.err("CLIENT CACHING NO is only valid when tracking is enabled in OPTOUT mode.");
 
     private ClientCommands() {
     }
@@ -70,8 +86,13 @@ final class ClientCommands {
                         "2.9.50", "O(1)").flags(ADMIN).handler(ClientCommands::pause))
                 .subcommand(sub("unpause", 2, "Resume processing of clients that were paused (kevy: no-op)", "6.2.0",
                         "O(N) Where N is the number of paused clients").flags(ADMIN).handler(c -> c.reply().ok()))
+                .subcommand(sub("tracking", -3, "Enable or disable server assisted client side caching support",
+                        "6.0.0", "O(1). Some options may introduce additional complexity.")
+                        .handler(ClientCommands::tracking))
+                .subcommand(sub("caching", 3, "Instruct the server about tracking or not keys in the next request",
+                        "6.0.0", "O(1)").handler(ClientCommands::caching))
                 .subcommand(sub("getredir", 2, "Get tracking notifications redirection client ID if any", "6.0.0",
-                        "O(1)").handler(c -> c.reply().integer(-1)))
+                        "O(1)").handler(c -> c.reply().integer(c.session().trackingRedirect())))
                 .subcommand(sub("trackinginfo", 2, "Return information about server assisted client side caching for "
                         + "the current connection", "6.2.0", "O(1)").handler(ClientCommands::trackingInfo))
                 .subcommand(command("help", 2).flags(LOADING, STALE).since("5.0.0")
@@ -300,22 +321,209 @@ final class ClientCommands {
         c.reply().ok();
     }
 
+    /**
+     * CLIENT TRACKING ON|OFF [REDIRECT id] [PREFIX p]... [BCAST] [OPTIN] [OPTOUT] [NOLOOP]: the options are parsed
+     * first (syntax, REDIRECT twice, a REDIRECT id that is no integer or no client), then for ON checked against
+     * each other and the current mode in Redis 7.0's order. ON again changes the mode; BCAST prefixes add up.
+     */
+    private static void tracking(Call c) {
+        long redirect = 0;
+        boolean bcast = false;
+        boolean optin = false;
+        boolean optout = false;
+        boolean noloop = false;
+        List<byte[]> prefixes = new ArrayList<>();
+        for (int j = 3; j < c.argc(); j++) {
+            boolean more = j + 1 < c.argc();
+            if (c.argIs(j, "redirect") && more) {
+                j++;
+                if (redirect != 0) {
+                    throw Call.fail(REDIRECT_TWICE);
+                }
+                redirect = RedisNumbers.parseLong(c.arg(j), Errors.NOT_INTEGER);
+                if (c.engine().sessions().byId(redirect) == null) {
+                    throw Call.fail(NO_REDIRECT_CLIENT);
+                }
+            } else if (c.argIs(j, "bcast")) {
+                bcast = true;
+            } else if (c.argIs(j, "optin")) {
+                optin = true;
+            } else if (c.argIs(j, "optout")) {
+                optout = true;
+            } else if (c.argIs(j, "noloop")) {
+                noloop = true;
+            } else if (c.argIs(j, "prefix") && more) {
+                prefixes.add(c.arg(++j));
+            } else {
+                throw Call.fail(Errors.SYNTAX);
+            }
+        }
+        Session s = c.session();
+        if (c.argIs(2, "off")) {
+            c.engine().tracking().disable(s);
+            c.reply().ok();
+            return;
+        }
+        if (!c.argIs(2, "on")) {
+            throw Call.fail(Errors.SYNTAX);
+        }
+        TrackingState old = s.tracking();
+        if (!bcast && !prefixes.isEmpty()) {
+            throw Call.fail(PREFIX_NEEDS_BCAST);
+        }
+        if (old != null && old.bcast() != bcast) {
+            throw Call.fail(BCAST_SWITCH);
+        }
+        if (bcast && (optin || optout)) {
+            throw Call.fail(OPT_WITH_BCAST);
+        }
+        if (optin && optout) {
+            throw Call.fail(OPTIN_AND_OPTOUT);
+        }
+        if (old != null && ((optin && old.optout()) || (optout && old.optin()))) {
+            throw Call.fail(OPT_SWITCH);
+        }
+        List<byte[]> all = new ArrayList<>();
+        if (bcast) {
+            List<byte[]> existing = old == null ? List.of() : old.prefixes();
+            checkPrefixCollisions(existing, prefixes);
+            all = mergePrefixes(existing, prefixes.isEmpty() ? List.of(Bytes.EMPTY) : prefixes);
+        }
+        c.engine().tracking().enable(s, new TrackingState(redirect, bcast, optin, optout, noloop, all,
+                old != null && old.caching()));
+        c.reply().ok();
+    }
+
+    /**
+     * Redis 7.0's {@code checkPrefixCollisionsOrReply}: two prefixes collide when one starts the other; the error
+     * names the first given prefix (in argument order) that collides, with an existing prefix first, else with a
+     * later given one. Whether any collide is decided in O(n log n) first (after sorting, a prefix starts every
+     * string up to the one it starts, so neighbours suffice; existing prefixes never collide with each other),
+     * so only a refused command pays Redis's quadratic search for the pair to name.
+     */
+    private static void checkPrefixCollisions(List<byte[]> existing, List<byte[]> given) {
+        List<byte[]> all = new ArrayList<>(existing.size() + given.size());
+        all.addAll(existing);
+        all.addAll(given);
+        all.sort(java.util.Arrays::compareUnsigned);
+        boolean any = false;
+        for (int i = 1; i < all.size() && !any; i++) {
+            any = overlap(all.get(i - 1), all.get(i));
+        }
+        if (!any) {
+            return;
+        }
+        for (int i = 0; i < given.size(); i++) {
+            byte[] p = given.get(i);
+            for (byte[] e : existing) {
+                if (overlap(e, p)) {
+                    throw Call.fail(ErrorReply.err("Prefix '" + cString(p) + "' overlaps with an existing prefix '"
+                            + cString(e) + "'. Prefixes for a single client must not overlap."));
+                }
+            }
+            for (int j = i + 1; j < given.size(); j++) {
+                if (overlap(p, given.get(j))) {
+                    throw Call.fail(ErrorReply.err("Prefix '" + cString(p) + "' overlaps with another provided prefix '"
+                            + cString(given.get(j)) + "'. Prefixes for a single client must not overlap."));
+                }
+            }
+        }
+    }
+
+    private static boolean overlap(byte[] a, byte[] b) {
+        int n = Math.min(a.length, b.length);
+        return java.util.Arrays.equals(a, 0, n, b, 0, n);
+    }
+
+    /** A prefix as Redis's {@code %s} prints it: up to its first NUL byte. */
+    private static String cString(byte[] b) {
+        int n = 0;
+        while (n < b.length && b[n] != 0) {
+            n++;
+        }
+        return new String(b, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    /** {@code existing} plus {@code added}, without repeats, in byte order (Redis keeps them in a rax). */
+    private static List<byte[]> mergePrefixes(List<byte[]> existing, List<byte[]> added) {
+        java.util.TreeSet<byte[]> set = new java.util.TreeSet<>(java.util.Arrays::compareUnsigned);
+        set.addAll(existing);
+        set.addAll(added);
+        return new ArrayList<>(set);
+    }
+
+    /** CLIENT CACHING YES|NO: the next command's reads are (OPTIN) or are not (OPTOUT) tracked. */
+    private static void caching(Call c) {
+        TrackingState t = c.session().tracking();
+        if (t == null) {
+            throw Call.fail(CACHING_NOT_TRACKING);
+        }
+        if (c.argIs(2, "yes")) {
+            if (!t.optin()) {
+                throw Call.fail(CACHING_YES_NEEDS_OPTIN);
+            }
+        } else if (c.argIs(2, "no")) {
+            if (!t.optout()) {
+                throw Call.fail(CACHING_NO_NEEDS_OPTOUT);
+            }
+        } else {
+            throw Call.fail(Errors.SYNTAX);
+        }
+        t.caching(true);
+        c.reply().ok();
+    }
+
+    /** CLIENT TRACKINGINFO: Redis's map of flags (a set), redirect and prefixes, as a RESP2 array of 6. */
     private static void trackingInfo(Call c) {
+        TrackingState t = c.session().tracking();
+        List<String> flags = new ArrayList<>();
+        flags.add(t == null ? "off" : "on");
+        if (t != null) {
+            if (t.bcast()) {
+                flags.add("bcast");
+            }
+            if (t.optin()) {
+                flags.add("optin");
+                if (t.caching()) {
+                    flags.add("caching-yes");
+                }
+            }
+            if (t.optout()) {
+                flags.add("optout");
+                if (t.caching()) {
+                    flags.add("caching-no");
+                }
+            }
+            if (t.noloop()) {
+                flags.add("noloop");
+            }
+            if (t.brokenRedirect()) {
+                flags.add("broken_redirect");
+            }
+        }
         ReplySink r = c.reply();
         r.map(3);
         r.bulk("flags");
-        r.set(1);
-        r.bulk("off");
+        r.set(flags.size());
+        for (String f : flags) {
+            r.bulk(f);
+        }
         r.bulk("redirect");
-        r.integer(-1);
+        r.integer(c.session().trackingRedirect());
         r.bulk("prefixes");
-        r.array(0);
+        List<byte[]> prefixes = t == null ? List.of() : t.prefixes();
+        r.array(prefixes.size());
+        for (byte[] p : prefixes) {
+            r.bulk(p);
+        }
     }
 
     private static void help(Call c) {
         HelpReply.write(c.reply(), "CLIENT",
+                "CACHING (YES|NO)",
+                "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
                 "GETREDIR",
-                "    Return the client ID we are redirecting to when tracking is enabled (kevy: always -1).",
+                "    Return the client ID we are redirecting to when tracking is enabled.",
                 "GETNAME",
                 "    Return the name of the current connection.",
                 "ID",
@@ -350,8 +558,11 @@ final class ClientCommands {
                 "    Set the client library name or version (CLIENT LIST's lib-name and lib-ver).",
                 "SETNAME <name>",
                 "    Assign the name <name> to the current connection.",
+                "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+                "         [OPTIN] [OPTOUT] [NOLOOP]",
+                "    Control server assisted client side caching.",
                 "TRACKINGINFO",
-                "    Report tracking status for the current connection (kevy: always off).",
+                "    Report tracking status for the current connection.",
                 "NO-EVICT (ON|OFF)",
                 "    Protect current client connection from eviction (kevy: no-op).",
                 "NO-TOUCH (ON|OFF)",
@@ -392,7 +603,7 @@ final class ClientCommands {
                 + " tot-mem=" + (qbuf + qbufFree + argvMem + 1024)
                 + " events=r"
                 + " cmd=" + s.lastCommand()
-                + " user=default redir=-1 resp=" + s.protocol()
+                + " user=default redir=" + s.trackingRedirect() + " resp=" + s.protocol()
                 + " lib-name=" + s.libName()
                 + " lib-ver=" + s.libVersion();
     }

@@ -77,6 +77,7 @@ final class ConnectionCommands {
         Session s = c.session();
         TransactionCommands.discardTransaction(c.engine(), s);
         SubscribedMode.unsubscribeAll(s);
+        c.engine().tracking().disable(s); // Redis's clearClientConnectionState
         s.name("");
         s.authenticated(c.engine().requirePass() == null);
         switchProtocol(c, 2);

@@ -9,6 +9,7 @@ import io.kevy.engine.error.ErrorReply;
 import io.kevy.engine.error.Errors;
 import io.kevy.engine.session.BlockedClient;
 import io.kevy.engine.session.Session;
+import io.kevy.engine.session.TrackingState;
 import io.kevy.engine.text.Bytes;
 import io.kevy.resp.ReplySink;
 import io.kevy.resp.RequestBytes;
@@ -159,7 +160,20 @@ public final class Dispatcher {
         if (runsScript(session, spec)) {
             return executeOnScriptThread(session, spec, argv);
         }
-        return execute(session, spec, argv, request, out);
+        Outcome outcome = execute(session, spec, argv, request, out);
+        clearCaching(session, spec);
+        return outcome;
+    }
+
+    /**
+     * CLIENT CACHING applies to the next command only, or to the next transaction (Redis's {@code resetClient}:
+     * the flag is cleared after any command but CLIENT's, outside MULTI).
+     */
+    private static void clearCaching(Session session, CommandSpec spec) {
+        TrackingState t = session.tracking();
+        if (t != null && t.caching() && !session.inMulti() && !"client".equals(spec.container())) {
+            t.caching(false);
+        }
     }
 
     /**
@@ -426,16 +440,41 @@ public final class Dispatcher {
     }
 
     /**
+     * Client tracking (Redis 7.0's {@code call}): after a read-only command of a tracking session, the keys it
+     * named are remembered, under the locks the command still holds, so no write can slip between the read and
+     * the remembering. Pub/Sub commands (shard channels are keys) and EVAL_RO/EVALSHA_RO (their keys are the
+     * script's declarations, remembered through the reads the script makes) are not.
+     */
+    private static void rememberTrackedKeys(Call call, CommandSpec spec) {
+        TrackingState t = call.session().tracking();
+        if (t == null || !spec.has(CommandFlag.READONLY) || spec.has(CommandFlag.PUBSUB) || !t.remembersReads()
+                || spec.name().equals("eval_ro") || spec.name().equals("evalsha_ro")) {
+            return;
+        }
+        byte[][] argv = call.argv();
+        int[] pos = spec.keyPositions(argv);
+        if (pos == null) {
+            return;
+        }
+        Engine engine = call.engine();
+        for (int p : pos) {
+            engine.tracking().remember(call.session(), engine.shardFor(argv[p]), argv[p]);
+        }
+    }
+
+    /**
      * Runs the handler with the locks already held. Returns true when the command failed. Command errors are
      * replies; anything else is a bug, logged and answered with an error so the connection stays usable.
      */
     static boolean runHandler(Call call, CommandSpec spec) {
         try {
             spec.handler().execute(call);
+            rememberTrackedKeys(call, spec);
             return false;
         } catch (CommandException e) {
             call.engine().countError(e.reply());
             call.reply().error(e.reply());
+            rememberTrackedKeys(call, spec); // Redis remembers the keys of a read that failed too (call())
             return true;
         } catch (RuntimeException | StackOverflowError e) {
             log.error("command {} failed", spec.name(), e);

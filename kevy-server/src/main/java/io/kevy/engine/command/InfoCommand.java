@@ -191,7 +191,7 @@ final class InfoCommand {
         f.put("client_recent_max_input_buffer", "0");
         f.put("client_recent_max_output_buffer", "0");
         f.put("blocked_clients", Integer.toString(e.sessions().blockedCount()));
-        f.put("tracking_clients", "0");
+        f.put("tracking_clients", Integer.toString(e.tracking().clients()));
         f.put("clients_in_timeout_table", "0");
     }
 

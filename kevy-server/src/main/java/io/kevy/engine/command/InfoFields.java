@@ -176,8 +176,11 @@ final class InfoFields {
         f.put("pubsubshard_channels", Integer.toString(e.channelCounts().shardChannelCount()));
         putAll(f, "0", "latest_fork_usec", "total_forks", "migrate_cached_sockets", "slave_expires_tracked_keys",
                 "active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits", "active_defrag_key_misses",
-                "total_active_defrag_time", "current_active_defrag_time", "tracking_total_keys", "tracking_total_items",
-                "tracking_total_prefixes", "unexpected_error_replies");
+                "total_active_defrag_time", "current_active_defrag_time");
+        f.put("tracking_total_keys", Long.toString(e.tracking().keys()));
+        f.put("tracking_total_items", Long.toString(e.tracking().items()));
+        f.put("tracking_total_prefixes", Long.toString(e.tracking().prefixes()));
+        f.put("unexpected_error_replies", "0");
         f.put("total_error_replies", Long.toString(e.errorReplies()));
         putAll(f, "0", "dump_payload_sanitizations", "total_reads_processed",
                 "total_writes_processed", "io_threaded_reads_processed", "io_threaded_writes_processed",

@@ -61,6 +61,8 @@ public final class Session {
     private volatile SubscriptionState subscriptions;
     /** The RESP version the connection speaks: 2 until HELLO 3, back to 2 on RESET. */
     private volatile int protocol = 2;
+    /** CLIENT TRACKING's mode, null while tracking is off. */
+    private volatile TrackingState tracking;
 
     public Session(long id, ClientChannel channel, long createdAtMs, boolean authenticated) {
         this.id = id;
@@ -315,20 +317,46 @@ public final class Session {
         return s != null && s.active();
     }
 
-    /** CLIENT LIST's {@code flags} field. */
+    /** The client's tracking mode ({@code CLIENT TRACKING}), or null while tracking is off. */
+    public TrackingState tracking() {
+        return tracking;
+    }
+
+    /** Sets the tracking mode (null: off); only {@link io.kevy.engine.KeyTracking} implementations call it. */
+    public void tracking(TrackingState tracking) {
+        this.tracking = tracking;
+    }
+
+    /** CLIENT LIST's {@code redir}: the redirect client id while tracking (0 for none), -1 while off. */
+    public long trackingRedirect() {
+        TrackingState t = tracking;
+        return t == null ? -1 : t.redirect();
+    }
+
+    /** CLIENT LIST's {@code flags} field, in Redis 7.0's order ({@code catClientInfoString}: P x b t R B d). */
     public String flags() {
         StringBuilder sb = new StringBuilder();
         if (subscribed()) {
-            sb.append('P'); // Redis writes P before the others
+            sb.append('P');
+        }
+        if (multiQueue != null) {
+            sb.append('x');
         }
         if (blockedClient != null) {
             sb.append('b');
         }
+        TrackingState t = tracking;
+        if (t != null) {
+            sb.append('t');
+            if (t.brokenRedirect()) {
+                sb.append('R');
+            }
+            if (t.bcast()) {
+                sb.append('B');
+            }
+        }
         if (dirtyCas) {
             sb.append('d');
-        }
-        if (multiQueue != null) {
-            sb.append('x');
         }
         return sb.length() == 0 ? "N" : sb.toString();
     }
