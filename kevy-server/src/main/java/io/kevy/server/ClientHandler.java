@@ -6,6 +6,7 @@ import io.kevy.engine.command.Dispatcher;
 import io.kevy.engine.error.ErrorReply;
 import io.kevy.engine.session.ClientChannel;
 import io.kevy.engine.session.Session;
+import io.kevy.engine.text.Bytes;
 import io.kevy.resp.ProtocolException;
 import io.kevy.resp.ReplySink;
 import io.kevy.resp.RespParser;
@@ -103,6 +104,13 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
                 return;
             }
             if (argv == null) {
+                return;
+            }
+            if (isHttp(argv[0])) { // Redis's securityWarningCommand: closed at once, nothing more run or sent
+                securityWarning();
+                in.skipBytes(in.readableBytes());
+                writer.discard();
+                ctx.close();
                 return;
             }
             server.countCommand(argv);
@@ -412,5 +420,29 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
             return i.getAddress().getHostAddress() + ":" + i.getPort();
         }
         return a == null ? "" : a.toString();
+    }
+
+    private static final java.util.concurrent.atomic.AtomicLong SECURITY_WARNED_AT_MS =
+            new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE / 2);
+
+    /**
+     * {@code POST} or {@code Host:} as a command's name: an HTTP request, e.g. a web page making the browser post
+     * to a server on 127.0.0.1 (cross-protocol scripting). Redis closes such a connection before running anything
+     * more from it; so does kevy.
+     */
+    static boolean isHttp(byte[] name) {
+        return (name.length == 4 || name.length == 5)
+                && (Bytes.equalsIgnoreCase(name, "post") || Bytes.equalsIgnoreCase(name, "host:"));
+    }
+
+    /** Redis's warning for {@link #isHttp}, logged at most once a minute. */
+    private void securityWarning() {
+        long now = System.currentTimeMillis();
+        long last = SECURITY_WARNED_AT_MS.get();
+        if (Math.abs(now - last) > 60_000 && SECURITY_WARNED_AT_MS.compareAndSet(last, now)) {
+            log.warn("Possible SECURITY ATTACK detected. It looks like somebody is sending POST or Host: commands "
+                    + "to kevy (client {}). This is likely due to an attacker attempting to use Cross Protocol "
+                    + "Scripting to compromise your instance. Connection aborted.", ctx.channel().remoteAddress());
+        }
     }
 }
