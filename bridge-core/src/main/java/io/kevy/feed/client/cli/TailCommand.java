@@ -32,7 +32,9 @@ public final class TailCommand implements Callable<Integer> {
     enum Format { json, resp }
 
     @Option(names = "--uri", defaultValue = "redis://127.0.0.1:6004",
-            description = "Server URI: redis://[:password@]host:port[?timeout=5s] or rediss:// (default: ${DEFAULT-VALUE}).")
+            description = "Server URI: redis://[:password@]host:port[?timeout=5s], rediss:// (TLS) or "
+                    + "redis-sentinel://host:port,host:port?sentinelMasterId=name (follows failovers; default: "
+                    + "${DEFAULT-VALUE}).")
     String uri;
 
     @Option(names = "--prefix", paramLabel = "P",
