@@ -227,6 +227,11 @@ public final class Dispatcher {
         return Outcome.BLOCKED;
     }
 
+    /** Records {@code shard}'s cursor as {@code session}'s last write there (WAIT; the caller holds its lock). */
+    static void recordWrite(Session session, Shard shard) {
+        session.recordWrite(shard.engine().shardCount(), shard.index(), shard.generation(), shard.nextOffset());
+    }
+
     private void reject(Session session, ReplySink out, ErrorReply error) {
         session.flagMultiError();
         engine.countError(error);
@@ -333,13 +338,13 @@ public final class Dispatcher {
         return Outcome.DONE;
     }
 
-    /** Records {@code session}'s write on every shard, each under its lock (WAIT's target, {@link Session#recordWrite}). */
+    /** Records {@code session}'s write on every shard, each under its lock (WAIT's target). */
     private void recordWriteEverywhere(Session session) {
         for (int i = 0; i < engine.shardCount(); i++) {
             Shard s = engine.shard(i);
             s.lock().lock();
             try {
-                session.recordWrite(s);
+                recordWrite(session, s);
             } finally {
                 s.lock().unlock();
             }
@@ -357,7 +362,7 @@ public final class Dispatcher {
             long before = shard.nextOffset();
             boolean failed = runHandler(call, spec);
             if (shard.nextOffset() != before) {
-                call.session().recordWrite(shard); // before serving blocked clients: their writes are theirs
+                recordWrite(call.session(), shard); // before serving blocked clients: their writes are theirs
             }
             ShardLocks.serveHeld(engine, index);
             return failed;
@@ -376,7 +381,7 @@ public final class Dispatcher {
             boolean failed = runHandler(call, spec);
             if ((spec.isWrite() || call.emitted()) && call.session().writeSeq() == seq) {
                 for (int i = 0; i < engine.shardCount(); i++) {
-                    call.session().recordWrite(engine.shard(i)); // every held shard: WAIT then covers them all
+                    recordWrite(call.session(), engine.shard(i)); // every held shard: WAIT then covers them all
                 }
             }
             ShardLocks.serveAllHeld(engine);
@@ -398,7 +403,7 @@ public final class Dispatcher {
             boolean failed = runHandler(call, spec);
             if (spec.isWrite() || call.emitted()) {
                 for (int sh : shards) {
-                    call.session().recordWrite(engine.shard(sh));
+                    recordWrite(call.session(), engine.shard(sh));
                 }
             }
             ShardLocks.serveHeld(engine, shards);

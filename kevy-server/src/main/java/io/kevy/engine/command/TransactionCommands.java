@@ -183,7 +183,7 @@ final class TransactionCommands {
                 s.markWrote(); // the reply waits for the fsync under appendfsync always
                 for (int i = 0; i < engine.shardCount(); i++) {
                     if (locks.holds(i)) {
-                        s.recordWrite(engine.shard(i)); // WAIT after EXEC waits for the queue's writes
+                        Dispatcher.recordWrite(s, engine.shard(i)); // WAIT after EXEC waits for the queue's writes
                     }
                 }
             }

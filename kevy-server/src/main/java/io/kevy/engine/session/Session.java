@@ -196,17 +196,18 @@ public final class Session {
     }
 
     /**
-     * Records that this session's command wrote to {@code shard}: the shard's cursor right after the write,
+     * Records that this session's command wrote to shard {@code shard} (of {@code shardCount}): the shard's cursor
+     * right after the write,
      * {@code (generation, next offset)}, is what WAIT waits for (Redis's {@code c->woff}, the replication offset
      * after the client's last propagated write). Callers hold the shard's lock; the session's thread.
      */
-    public void recordWrite(io.kevy.engine.Shard shard) {
+    public void recordWrite(int shardCount, int shard, long generation, long nextOffset) {
         if (writeOffsets == null) {
-            writeGens = new long[shard.engine().shardCount()];
-            writeOffsets = new long[writeGens.length];
+            writeGens = new long[shardCount];
+            writeOffsets = new long[shardCount];
         }
-        writeGens[shard.index()] = shard.generation();
-        writeOffsets[shard.index()] = shard.nextOffset();
+        writeGens[shard] = generation;
+        writeOffsets[shard] = nextOffset;
         writeSeq++;
     }
 
