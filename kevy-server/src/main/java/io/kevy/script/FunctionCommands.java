@@ -252,7 +252,7 @@ public final class FunctionCommands {
         }
         c.reply().array(shown.size());
         for (Library l : shown) {
-            c.reply().array(withCode ? 8 : 6);
+            c.reply().map(withCode ? 4 : 3); // Redis's functionListCommand: maps and a set on RESP3
             c.reply().bulk("library_name");
             c.reply().bulk(l.name().getBytes(StandardCharsets.ISO_8859_1));
             c.reply().bulk("engine");
@@ -260,13 +260,13 @@ public final class FunctionCommands {
             c.reply().bulk("functions");
             c.reply().array(l.functions().size());
             for (LibraryFunction f : l.functions().values()) {
-                c.reply().array(6);
+                c.reply().map(3);
                 c.reply().bulk("name");
                 c.reply().bulk(f.name());
                 c.reply().bulk("description");
                 c.reply().bulkOrNull(f.description());
                 c.reply().bulk("flags");
-                c.reply().array(f.flags().size());
+                c.reply().set(f.flags().size());
                 for (FunctionFlag flag : f.flags()) {
                     c.reply().simple(flag.redisName());
                 }
@@ -288,12 +288,12 @@ public final class FunctionCommands {
         if (run != null && !run.function) {
             throw Call.fail(Errors.BUSY); // Redis's slowevalerr: FUNCTION STATS during EVAL
         }
-        c.reply().array(4);
+        c.reply().map(2); // Redis's functionStatsCommand: maps on RESP3
         c.reply().bulk("running_script");
         if (run == null) {
             c.reply().nullBulk();
         } else {
-            c.reply().array(6);
+            c.reply().map(3);
             c.reply().bulk("name");
             c.reply().bulk(run.sha);
             c.reply().bulk("command");
@@ -306,9 +306,9 @@ public final class FunctionCommands {
             c.reply().integer((System.nanoTime() - run.startNanos) / 1_000_000L);
         }
         c.reply().bulk("engines");
-        c.reply().array(2);
+        c.reply().map(1);
         c.reply().bulk(Library.LUA);
-        c.reply().array(4);
+        c.reply().map(2);
         c.reply().bulk("libraries_count");
         c.reply().integer(functions.libraries().size());
         c.reply().bulk("functions_count");

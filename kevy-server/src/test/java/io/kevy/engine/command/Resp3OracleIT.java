@@ -138,6 +138,11 @@ class Resp3OracleIT {
             assertThat(diff.same("INFO", "keyspace")).startsWith("=");
             assertThat(diff.same("EVAL", "redis.setresp(3);return true", "0")).isEqualTo("#t\r\n");
             assertThat(diff.same("DEBUG", "PROTOCOL", "attrib")).startsWith("|1\r\n");
+            assertThat(diff.same("FUNCTION", "STATS")).startsWith("%2\r\n$14\r\nrunning_script\r\n_\r\n");
+            diff.same("FUNCTION", "LOAD", "#!lua name=r3\nredis.register_function('f', function() return 1 end)");
+            diff.same("FUNCTION", "LIST");
+            diff.same("FUNCTION", "STATS");
+            diff.same("FUNCTION", "FLUSH");
             // a push frame, then the real reply
             assertThat(diff.same("DEBUG", "PROTOCOL", "push")).isEqualTo(">2\r\n$16\r\nserver-cpu-usage\r\n:42\r\n");
             diff.sameReply("the reply after the push");
