@@ -51,6 +51,14 @@ public final class BufferedSubscriber implements Subscriber {
             drop(used);
             return;
         }
+        if (queue.isEmpty() && channel.onOwnThread()) {
+            // on the receiver's own event loop (the publisher itself, or a connection of the same loop): into its
+            // output now, as Redis writes a message at PUBLISH time, so a RESP3 connection publishing to its own
+            // channel gets the push before PUBLISH's reply, in the protocol it speaks then; sent with the replies
+            channel.push(resp);
+            scheduleFlush();
+            return;
+        }
         queuedBytes.addAndGet(resp.length);
         queue.add(resp);
         if (scheduled.compareAndSet(false, true)) {
@@ -60,6 +68,14 @@ public final class BufferedSubscriber implements Subscriber {
                 dropped.set(true); // the connection's event loop is gone: so is the connection
                 queue.clear();
             }
+        }
+    }
+
+    private void scheduleFlush() {
+        try {
+            channel.execute(channel::flushPushes);
+        } catch (RejectedExecutionException e) {
+            dropped.set(true);
         }
     }
 

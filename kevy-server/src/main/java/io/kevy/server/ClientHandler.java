@@ -391,6 +391,11 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         }
     }
 
+    @Override
+    public boolean onOwnThread() {
+        return ctx != null && ctx.executor().inEventLoop();
+    }
+
     /** Sends the pushed messages through the reply path (backpressure and held replies included). */
     @Override
     public void flushPushes() {

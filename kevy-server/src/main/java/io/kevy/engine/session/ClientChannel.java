@@ -66,6 +66,14 @@ public interface ClientChannel {
         throw new UnsupportedOperationException("this transport carries no Pub/Sub messages");
     }
 
+    /**
+     * True when the calling thread is the session's own thread (its connection's event loop), where {@link #push}
+     * may be called at once; false elsewhere and for transports without pushes.
+     */
+    default boolean onOwnThread() {
+        return false;
+    }
+
     /** Sends what {@link #push} appended. Only on the session's own thread. */
     default void flushPushes() {
     }
