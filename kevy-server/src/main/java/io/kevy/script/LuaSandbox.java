@@ -175,11 +175,20 @@ final class LuaSandbox {
         env.debuglib = globals.debuglib;
         env.compiler = globals.compiler;
         env.loader = globals.loader;
+        env.setmetatable(strictMetatable(() -> visible)); // visible: the load-time API during a library load
+        readonly.add(env);
+    }
+
+    /**
+     * The metatable of a protected table showing {@code backing}'s table (read at each access): a missing name
+     * fails as a missing global, writes fail, the metatable is hidden (Redis's {@code luaSetErrorMetatable}).
+     */
+    private LuaTable strictMetatable(java.util.function.Supplier<LuaTable> backing) {
         LuaTable mt = new LuaTable();
         mt.rawset("__index", new TwoArgFunction() {
             @Override
             public LuaValue call(LuaValue t, LuaValue k) {
-                LuaValue v = visible.rawget(k);
+                LuaValue v = backing.get().rawget(k);
                 if (v.isnil()) {
                     throw nonexistent(k);
                 }
@@ -188,8 +197,7 @@ final class LuaSandbox {
         });
         mt.rawset("__newindex", readonlyWrite());
         mt.rawset("__metatable", LuaValue.FALSE);
-        env.setmetatable(mt);
-        readonly.add(env);
+        return mt;
     }
 
     /** Lua 5.1's {@code lua_number2str}: {@code "%.14g"}, with glibc's {@code inf}, {@code -inf}, {@code -nan}. */
@@ -251,20 +259,7 @@ final class LuaSandbox {
      */
     LuaTable strictReadOnly(LuaTable lib) {
         LuaTable proxy = new LuaTable();
-        LuaTable mt = new LuaTable();
-        mt.rawset("__index", new TwoArgFunction() {
-            @Override
-            public LuaValue call(LuaValue t, LuaValue k) {
-                LuaValue v = lib.rawget(k);
-                if (v.isnil()) {
-                    throw nonexistent(k);
-                }
-                return v;
-            }
-        });
-        mt.rawset("__newindex", readonlyWrite());
-        mt.rawset("__metatable", LuaValue.FALSE);
-        proxy.setmetatable(mt);
+        proxy.setmetatable(strictMetatable(() -> lib));
         readonly.add(proxy);
         readonly.add(lib);
         return proxy;
