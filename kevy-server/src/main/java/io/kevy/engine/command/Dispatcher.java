@@ -218,7 +218,7 @@ public final class Dispatcher {
                 try {
                     channel.sendAsync(reply, session.takeWrote());
                 } catch (java.util.concurrent.RejectedExecutionException closed) {
-                    // the connection's event loop is gone (server shutdown): nobody waits for the reply
+                    reply.discard(); // the connection's event loop is gone (server shutdown): nobody waits for it
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
