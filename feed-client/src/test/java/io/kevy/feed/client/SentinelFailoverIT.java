@@ -13,7 +13,9 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.StringCodec;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,19 +49,28 @@ class SentinelFailoverIT {
                     .contains("connected_slaves:2"));
             int[] ports = new int[3];
             for (int i = 0; i < 3; i++) {
-                ports[i] = freePort();
-                sentinels.add(startSentinel(work, i, ports[i], primary.port()));
+                Process sentinel = null;
+                for (int attempt = 0; sentinel == null; attempt++) {
+                    ports[i] = freePort();
+                    sentinel = startSentinel(work, i, ports[i], primary.port());
+                    if (!awaitListening(sentinel, ports[i])) { // exited: the port was taken in between
+                        assertThat(attempt).as("sentinel %d failed to start: %s", i, log(work, i)).isLessThan(3);
+                        sentinel = null;
+                    }
+                }
+                sentinels.add(sentinel);
             }
             for (int p : ports) { // every Sentinel knows both replicas and the two other Sentinels
-                await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-                    RawClient s = RawClient.connect(p);
-                    try {
-                        assertThat(count(s.call("SENTINEL", "REPLICAS", MASTER))).isEqualTo(2);
-                        assertThat(count(s.call("SENTINEL", "SENTINELS", MASTER))).isEqualTo(2);
-                    } finally {
-                        s.close();
-                    }
-                });
+                await().atMost(Duration.ofSeconds(60)).ignoreExceptionsInstanceOf(UncheckedIOException.class)
+                        .untilAsserted(() -> {
+                            RawClient s = RawClient.connect(p);
+                            try {
+                                assertThat(count(s.call("SENTINEL", "REPLICAS", MASTER))).isEqualTo(2);
+                                assertThat(count(s.call("SENTINEL", "SENTINELS", MASTER))).isEqualTo(2);
+                            } finally {
+                                s.close();
+                            }
+                        });
             }
             RedisURI uri = RedisURI.Builder.sentinel("127.0.0.1", ports[0], MASTER)
                     .withSentinel("127.0.0.1", ports[1]).withSentinel("127.0.0.1", ports[2])
@@ -179,6 +190,30 @@ class SentinelFailoverIT {
                 "sentinel parallel-syncs " + MASTER + " 1", ""));
         return new ProcessBuilder("redis-sentinel", conf.toString()).redirectErrorStream(true)
                 .redirectOutput(work.resolve("sentinel-" + i + ".out").toFile()).start();
+    }
+
+    /**
+     * Waits until the Sentinel accepts connections (it binds its port a moment after the process starts).
+     *
+     * @return {@code true} once it listens, {@code false} if the process exited first
+     */
+    private static boolean awaitListening(Process sentinel, int port) {
+        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            if (!sentinel.isAlive()) {
+                return false;
+            }
+            try (Socket s = new Socket("127.0.0.1", port)) {
+                return true;
+            } catch (IOException refused) {
+                return null;
+            }
+        }, listening -> listening != null);
+    }
+
+    private static String log(Path work, int i) throws IOException {
+        Path log = work.resolve("sentinel-" + i + ".log");
+        Path out = work.resolve("sentinel-" + i + ".out");
+        return (Files.exists(log) ? Files.readString(log) : "") + (Files.exists(out) ? Files.readString(out) : "");
     }
 
     private static int freePort() throws IOException {
