@@ -142,7 +142,7 @@ class DiskFaultIT {
             assertThat(c.call("SET", "after", "3")).isEqualTo(FSYNC_FAILED);
             assertThat(c.call("GET", "before")).isEqualTo("$1\r\n1\r\n");
             fault("fail-fsync", false);
-            await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3))
+            await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(10))
                     .until(() -> c.call("SET", "after", "3").equals(FSYNC_FAILED));
             assertThat(c.call("INFO", "persistence")).contains("aof_last_write_status:err");
         }
@@ -163,7 +163,7 @@ class DiskFaultIT {
             fault("fail-fsync", true);
             await().atMost(Duration.ofSeconds(5)).until(() -> c.call("SET", "k", "v").equals(FSYNC_FAILED));
             fault("fail-fsync", false);
-            await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3))
+            await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(10))
                     .until(() -> c.call("SET", "k", "v").equals(FSYNC_FAILED));
             assertThat(c.call("GET", "before")).isEqualTo("$1\r\n1\r\n");
         }

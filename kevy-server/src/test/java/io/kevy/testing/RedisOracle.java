@@ -45,29 +45,43 @@ public final class RedisOracle implements AutoCloseable {
         Assumptions.assumeTrue(available(), "redis-server is not installed (apt-get install redis-server)");
         try {
             Path dir = Files.createTempDirectory("redis-oracle");
-            int port = freePort();
-            List<String> cmd = new java.util.ArrayList<>(List.of(BINARY.toString(), "--port", Integer.toString(port),
-                    "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize",
-                    "no"));
-            cmd.addAll(List.of(extraArgs));
-            Process p = new ProcessBuilder(cmd)
-                    .redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("redis.log").toFile())
-                    .start();
-            RedisOracle o = new RedisOracle(p, port, dir);
-            o.awaitReady();
-            return o;
+            // The free port is probed then released: another bind may take it before redis-server does, and then
+            // redis-server exits. Such a start is retried on a new port; a process that exits three times fails.
+            for (int attempt = 1; ; attempt++) {
+                int port = freePort();
+                List<String> cmd = new java.util.ArrayList<>(List.of(BINARY.toString(), "--port",
+                        Integer.toString(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
+                        dir.toString(), "--daemonize", "no"));
+                cmd.addAll(List.of(extraArgs));
+                Process p = new ProcessBuilder(cmd)
+                        .redirectErrorStream(true)
+                        .redirectOutput(dir.resolve("redis.log").toFile())
+                        .start();
+                RedisOracle o = new RedisOracle(p, port, dir);
+                if (o.awaitReady()) {
+                    return o;
+                }
+                if (attempt == 3) {
+                    throw new IllegalStateException("redis-server exited three times; its log: "
+                            + Files.readString(dir.resolve("redis.log")));
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private void awaitReady() {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    /** True once this process answers on its port; false if it exited first (its port was taken). */
+    private boolean awaitReady() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                return false;
+            }
             try (RawClient c = RawClient.connect(port)) {
-                if (c.call("PING").equals("+PONG\r\n")) {
-                    return;
+                // process_id tells this redis-server from another process that holds the port
+                if (c.call("INFO", "server").contains("process_id:" + process.pid() + "\r\n")) {
+                    return true;
                 }
             } catch (RuntimeException e) {
                 try {
