@@ -16,8 +16,14 @@ public final class RedisDoubles {
     private RedisDoubles() {
     }
 
-    /** {@code %.17g} as C's printf prints it, with {@code inf}/{@code -inf}. */
+    /**
+     * {@code %.17g} as C's printf prints it, with {@code inf}/{@code -inf}, and glibc's {@code nan}/{@code -nan}
+     * by the sign bit (no Redis value is NaN, but a script's {@code {double=0/0}} is).
+     */
     public static String format(double d) {
+        if (Double.isNaN(d)) {
+            return Double.doubleToRawLongBits(d) < 0 ? "-nan" : "nan";
+        }
         if (Double.isInfinite(d)) {
             return d > 0 ? "inf" : "-inf";
         }

@@ -25,6 +25,8 @@ final class LuaReplies {
     /** kevy's limit on a returned table's nesting, so that converting it cannot overflow the Java stack. */
     static final int MAX_DEPTH = 1000;
     private static final ErrorReply TOO_DEEP = ErrorReply.err("reached lua stack limit");
+    /** x86's default NaN (sign bit set): what Lua's arithmetic makes, printed {@code -nan}. */
+    private static final double X86_NAN = Double.longBitsToDouble(0xfff8000000000000L);
 
     private LuaReplies() {
     }
@@ -72,7 +74,10 @@ final class LuaReplies {
         }
         LuaValue d = t.rawget(LuaReplyBuilder.DOUBLE);
         if (d.type() == LuaValue.TNUMBER) {
-            out.doubleValue(d.todouble());
+            double v = d.todouble();
+            // luaj's NaN is Java's; the NaN Lua's arithmetic makes on x86 (0/0, inf-inf) has its sign bit set, and
+            // Redis prints it -nan (as LuaSandbox.numberToString)
+            out.doubleValue(Double.isNaN(v) ? X86_NAN : v);
             return;
         }
         LuaValue big = t.rawget(LuaReplyBuilder.BIG_NUMBER);

@@ -7,8 +7,8 @@ import java.util.List;
  * receiving connection and its protocol are known ({@link InvalidationTargets#of}).
  *
  * <p>A RESP2 connection receives them as Pub/Sub messages on {@code __redis__:invalidate}
- * ({@link PubSubInvalidation}); a RESP3 connection as the push {@code >2 $10 invalidate *<n> <keys...>} (or
- * {@code _} for all keys).
+ * ({@link PubSubInvalidation}); a RESP3 connection as the push {@code >2 $10 invalidate *<n> <keys...>} (or, for
+ * all keys, the null of the tracking client's protocol).
  *
  * <p>Implementations are thread-safe and never block: {@link #deliver} is called under a shard lock and only
  * queues the message for the receiving connection's own thread.

@@ -4,6 +4,7 @@ import io.kevy.engine.session.Session;
 import io.kevy.engine.session.Sessions;
 import io.kevy.engine.session.TrackingState;
 import io.kevy.pubsub.Subscriptions;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Chooses where a tracking client's invalidations go (Redis 7.0's {@code sendTrackingMessage}, its choice of
@@ -11,8 +12,8 @@ import io.kevy.pubsub.Subscriptions;
  * <ol>
  *   <li>With REDIRECT, the redirect client receives them. When it is gone, the tracking client's redirect is
  *       marked broken (CLIENT LIST flag {@code R}, TRACKINGINFO {@code broken_redirect}) and nothing is
- *       delivered; Redis then tells a RESP3 tracking client {@code >2 tracking-redir-broken <id>} and a RESP2 one
- *       nothing.</li>
+ *       delivered; Redis then tells a RESP3 tracking client {@code >2 tracking-redir-broken <id>} in place of
+ *       each invalidation (every key, every flush), and a RESP2 one nothing.</li>
  *   <li>A RESP3 receiver gets a push on its own connection; a RESP2 receiver only when it is a redirect client
  *       in Pub/Sub mode (subscribed to anything), as a message on {@code __redis__:invalidate}
  *       ({@link PubSubInvalidation}).</li>
@@ -24,7 +25,20 @@ import io.kevy.pubsub.Subscriptions;
  * <p>Thread-safe (stateless); called under shard locks.
  */
 final class InvalidationTargets {
+    private static final byte[] NULL_RESP2 = "$-1\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NULL_RESP3 = "_\r\n".getBytes(StandardCharsets.US_ASCII);
+
     private InvalidationTargets() {
+    }
+
+    /**
+     * The null a flush's invalidation carries: the one of the tracking client's protocol, whatever the receiver
+     * speaks (Redis's {@code trackingInvalidateKeysOnFlush} passes {@code shared.null[c->resp]} of the tracking
+     * client, so a RESP2 client redirecting to a RESP3 one makes the push carry {@code $-1}, and a RESP3 one
+     * redirecting to a RESP2 subscriber makes the message carry {@code _}).
+     */
+    static byte[] flushNull(Session client) {
+        return client.protocol() > 2 ? NULL_RESP3 : NULL_RESP2;
     }
 
     /**
@@ -36,23 +50,21 @@ final class InvalidationTargets {
         long redirect = state.redirect();
         if (redirect == 0) {
             // RESP3: a push on the client's own connection; RESP2 has none
-            return client.protocol() > 2 ? new PushInvalidation(client.channel()) : null;
+            return client.protocol() > 2 ? new PushInvalidation(client.channel(), NULL_RESP3) : null;
         }
         Session receiver = sessions.byId(redirect);
         if (receiver == null) {
-            if (!state.brokenRedirect()) {
-                state.brokenRedirect(true);
-                if (client.protocol() > 2) {
-                    PushInvalidation.redirectBroken(client.channel(), redirect);
-                }
+            state.brokenRedirect(true);
+            if (client.protocol() > 2) { // every time, as Redis: one push per invalidation that could not go
+                PushInvalidation.redirectBroken(client.channel(), redirect);
             }
             return null;
         }
         if (receiver.protocol() > 2) {
-            return new PushInvalidation(receiver.channel());
+            return new PushInvalidation(receiver.channel(), flushNull(client));
         }
         if (receiver.subscriptions() instanceof Subscriptions subs && subs.active()) {
-            return new PubSubInvalidation(subs.subscriber());
+            return new PubSubInvalidation(subs.subscriber(), flushNull(client));
         }
         return null; // a RESP2 redirect client outside Pub/Sub mode cannot receive messages
     }

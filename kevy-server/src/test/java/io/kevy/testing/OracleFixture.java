@@ -35,7 +35,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <p>Both connections speak RESP2 unless {@link #protocol(int)} says 3 (each then sends {@code HELLO 3} first and
  * the replies are compared in RESP3); the system property {@code kevy.oracle.protocol=3} switches every oracle
  * test that did not choose, so the whole corpus can be run on RESP3
- * ({@code -Dit.test='*IT' -Dkevy.oracle.protocol=3}).
+ * ({@code -Dit.test='*IT' -Dkevy.oracle.protocol=3}); a whole {@code verify} does so through kevy-server's
+ * {@code oracle-resp3} profile, whose list of classes a new oracle test class joins.
  *
  * <p>The settings methods are for the field initialiser only. Not thread safe: one test class, one thread (the
  * JUnit default). When {@code redis-server} is not installed the class is skipped, as {@link RedisOracle#start}
@@ -219,7 +220,7 @@ public final class OracleFixture implements BeforeAllCallback, AfterAllCallback,
     private ReplyDiff newDiff() {
         ReplyDiff d = new ReplyDiff(kevy.raw(), redis.raw());
         if (protocol != 2) {
-            // not compared: the connection ids and the versions differ (HelloResp3IT compares the rest)
+            // not compared: the connection ids differ (Resp3OracleIT.helloAnswersAsRedis compares the rest)
             d.kevy().call("HELLO", Integer.toString(protocol));
             d.redis().call("HELLO", Integer.toString(protocol));
         }

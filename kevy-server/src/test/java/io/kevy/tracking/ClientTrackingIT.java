@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kevy.testing.OracleFixture;
 import io.kevy.testing.RawClient;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -407,6 +409,79 @@ class ClientTrackingIT {
         oracle.same("CLIENT", "TRACKING", "ON", "BCAST", "PREFIX", "a\u0000b", "PREFIX", "a");
         oracle.same("CLIENT", "TRACKING", "OFF");
         both(s -> infoFields(s.writer.call("INFO", "stats")));
+    }
+
+    /**
+     * RESP3 pushes byte for byte, on the client's own connection and to a redirect client of either protocol, and a
+     * flush's null across protocols: Redis writes the null of the tracking client's protocol whatever the receiver
+     * speaks ({@code _} in a message to a RESP2 subscriber of a RESP3 client, {@code $-1} in a push to a RESP3
+     * redirect client of a RESP2 one). A RESP3 client whose redirect client went away gets
+     * {@code tracking-redir-broken} in place of each invalidation (two keys and a flush: three pushes).
+     */
+    @Test
+    void resp3PushesAndAFlushsNullAcrossProtocolsAreRedis() {
+        List<String> k = pushesAcrossProtocols(() -> RawClient.connect(oracle.kevy().port()), kevy.writer);
+        List<String> r = pushesAcrossProtocols(oracle.redis()::raw, redis.writer);
+        assertThat(k).isEqualTo(r);
+        assertThat(k).contains(">2\r\n$10\r\ninvalidate\r\n_\r\n", ">2\r\n$10\r\ninvalidate\r\n$-1\r\n",
+                "*3\r\n$7\r\nmessage\r\n$20\r\n__redis__:invalidate\r\n_\r\n");
+        assertThat(k.subList(k.size() - 4, k.size() - 1))
+                .containsOnly(">2\r\n$21\r\ntracking-redir-broken\r\n:<id>\r\n");
+    }
+
+    private static List<String> pushesAcrossProtocols(Supplier<RawClient> connect, RawClient writer) {
+        List<String> out = new ArrayList<>();
+        try (RawClient c3 = connect.get(); RawClient sub2 = connect.get(); RawClient c2 = connect.get();
+                RawClient r3 = connect.get()) {
+            c3.call("HELLO", "3");
+            r3.call("HELLO", "3");
+            // a RESP3 client on its own connection
+            out.add(c3.call("CLIENT", "TRACKING", "ON"));
+            out.add(c3.call("GET", "k"));
+            out.add(writer.call("SET", "k", "1"));
+            out.add(c3.readReply());
+            out.add(writer.call("FLUSHALL"));
+            out.add(c3.readReply());
+            // the RESP3 client redirected to a RESP2 subscriber
+            String sub2Id = sub2.call("CLIENT", "ID").replaceAll("[:\r\n]", "");
+            out.add(sub2.call("SUBSCRIBE", "__redis__:invalidate"));
+            out.add(c3.call("CLIENT", "TRACKING", "ON", "REDIRECT", sub2Id));
+            out.add(c3.call("GET", "k"));
+            out.add(writer.call("SET", "k", "2"));
+            out.add(sub2.readReply());
+            out.add(writer.call("FLUSHALL"));
+            out.add(sub2.readReply());
+            out.add(c3.call("CLIENT", "TRACKING", "OFF"));
+            // a RESP2 client redirected to a RESP3 client (not subscribed: it gets pushes)
+            String r3Id = r3.call("CLIENT", "ID").replaceAll("[:\r\n]", "");
+            out.add(c2.call("CLIENT", "TRACKING", "ON", "REDIRECT", r3Id));
+            out.add(c2.call("GET", "k"));
+            out.add(writer.call("SET", "k", "3"));
+            out.add(r3.readReply());
+            out.add(writer.call("FLUSHALL"));
+            out.add(r3.readReply());
+            out.add(c2.call("CLIENT", "TRACKING", "OFF"));
+            out.add(r3.call("PING"));
+            // the redirect client goes away: a RESP3 tracking client is told in place of every invalidation
+            RawClient gone = connect.get();
+            String goneId = gone.call("CLIENT", "ID").replaceAll("[:\r\n]", "");
+            out.add(c3.call("CLIENT", "TRACKING", "ON", "REDIRECT", goneId));
+            out.add(c3.call("MGET", "a", "b"));
+            gone.close();
+            long deadline = System.currentTimeMillis() + 5000;
+            while (writer.call("CLIENT", "LIST", "ID", goneId).contains("id=")) {
+                assertThat(System.currentTimeMillis()).as("client %s gone", goneId).isLessThan(deadline);
+                Thread.onSpinWait();
+            }
+            out.add(writer.call("SET", "a", "1"));
+            out.add(writer.call("SET", "b", "1"));
+            out.add(writer.call("FLUSHALL"));
+            for (int i = 0; i < 3; i++) {
+                out.add(c3.readReply().replace(":" + goneId + "\r\n", ":<id>\r\n"));
+            }
+            out.add(c3.call("PING"));
+        }
+        return out;
     }
 
     /** A script's reads are remembered for the client that ran it (Redis: the script caller); EVAL_RO's keys not. */

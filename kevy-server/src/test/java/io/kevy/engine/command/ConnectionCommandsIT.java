@@ -19,6 +19,8 @@ class ConnectionCommandsIT {
         try (TestServer server = TestServer.start()) {
             assertThat(server.lettuce().ping()).isEqualTo("PONG");
             assertThat(server.lettuce().echo("hi")).isEqualTo("hi");
+            // the default handshake is HELLO 3: TestServer's lettuce speaks RESP3 (a test that needs RESP2 pins it)
+            assertThat(server.lettuce().clientInfo()).contains(" resp=3 ");
         }
     }
 
@@ -69,6 +71,7 @@ class ConnectionCommandsIT {
                     .withPassword("s3cret".toCharArray()).build());
             try (StatefulRedisConnection<String, String> c = client.connect()) {
                 assertThat(c.sync().set("a", "b")).isEqualTo("OK");
+                assertThat(c.sync().clientInfo()).contains(" resp=3 "); // HELLO 3 AUTH default s3cret
             } finally {
                 client.shutdown();
             }

@@ -81,6 +81,7 @@ class Resp3OracleIT {
             "MULTI", "ZSCORE z b", "HGETALL h", "SMEMBERS si", "EXEC", "MULTI", "DISCARD", "EXEC",
             // scripting: the script's protocol (redis.setresp) and the connection's both count
             "EVAL return{1,2,{3,'x'}} 0", "EVAL return{double=3.5} 0", "EVAL return{double=0.1} 0",
+            "EVAL return{double=0/0} 0", "EVAL return{double=math.huge-math.huge} 0", "EVAL return{double=-1/0} 0",
             "EVAL return{big_number='123456789012345678901234567890'} 0",
             "EVAL return{verbatim_string={format='txt',string='hi'}} 0", "EVAL return{map={a=1}} 0",
             "EVAL return{set={x=true}} 0", "EVAL return{map={}} 0", "EVAL return{set={}} 0", "EVAL return{} 0",

@@ -78,6 +78,13 @@ class RedisNumbersTest {
         assertThat(RedisNumbers.formatDouble(d)).isEqualTo(expected);
     }
 
+    /** glibc's {@code %.17g} of a NaN, by its sign bit (a script's {@code {double=0/0}}); never an exception. */
+    @Test
+    void nanPrintsAsGlibcDoes() {
+        assertThat(RedisNumbers.formatDouble(Double.NaN)).isEqualTo("nan");
+        assertThat(RedisNumbers.formatDouble(Double.longBitsToDouble(0xfff8000000000000L))).isEqualTo("-nan");
+    }
+
     @Test
     void floatsFollowStrtodWithRedisChecks() {
         assertThat(RedisNumbers.parseDoubleOrNaN(b("0x10"))).isEqualTo(16.0);
