@@ -175,6 +175,29 @@ class ReplicationIT {
     }
 
     @Test
+    void masterauthLetsTheReplicaInAndTheAnnouncedAddressIsWhatThePrimaryReports() {
+        try (TestServer primary = server(2); TestServer replica = server(2)) {
+            RawClient p = primary.raw();
+            assertThat(p.call("SET", "k", "v")).isEqualTo("+OK\r\n");
+            assertThat(p.call("CONFIG", "SET", "requirepass", "s3cret")).isEqualTo("+OK\r\n");
+            RawClient r = replica.raw();
+            assertThat(r.call("CONFIG", "SET", "replica-announce-ip", "10.9.8.7", "replica-announce-port", "7777"))
+                    .isEqualTo("+OK\r\n");
+            replicate(replica, primary);
+            // no masterauth: the primary refuses the link, and INFO says why
+            await().atMost(SYNC).untilAsserted(() -> assertThat(r.call("INFO", "replication"))
+                    .contains("master_link_status:down\r\n").containsPattern("kevy_master_link_error:[^\r]*NOAUTH"));
+            assertThat(r.call("GET", "k")).isEqualTo("$-1\r\n");
+            assertThat(r.call("CONFIG", "SET", "masterauth", "s3cret")).isEqualTo("+OK\r\n");
+            await().atMost(SYNC).untilAsserted(() -> assertThat(r.call("GET", "k")).isEqualTo("$1\r\nv\r\n"));
+            await().atMost(SYNC).untilAsserted(() -> assertThat(p.call("INFO", "replication"))
+                    .contains("connected_slaves:1\r\nslave0:ip=10.9.8.7,port=7777,state=online,"));
+            assertThat(p.call("ROLE")).contains("$8\r\n10.9.8.7\r\n$4\r\n7777\r\n");
+            assertThat(r.call("CONFIG", "GET", "masterauth")).isEqualTo("*2\r\n$10\r\nmasterauth\r\n$6\r\ns3cret\r\n");
+        }
+    }
+
+    @Test
     void writesToAReadOnlyReplicaAreRefusedChangeNothingAndEmitNothing() {
         try (TestServer primary = server(2); TestServer replica = server(2)) {
             replicate(replica, primary);
