@@ -175,6 +175,31 @@ class ReplicationIT {
     }
 
     @Test
+    void masterauthLetsTheReplicaInAndTheAnnouncedAddressIsWhatThePrimaryReports() {
+        try (TestServer primary = server(2); TestServer replica = server(2)) {
+            RawClient p = primary.raw();
+            assertThat(p.call("SET", "k", "v")).isEqualTo("+OK\r\n");
+            assertThat(p.call("CONFIG", "SET", "requirepass", "s3cret")).isEqualTo("+OK\r\n");
+            RawClient r = replica.raw();
+            assertThat(r.call("CONFIG", "SET", "replica-announce-ip", "10.9.8.7", "replica-announce-port", "7777"))
+                    .isEqualTo("+OK\r\n");
+            replicate(replica, primary);
+            // no masterauth: the primary refuses the link, and INFO says why
+            await().atMost(SYNC).untilAsserted(() -> assertThat(r.call("INFO", "replication"))
+                    .contains("master_link_status:down\r\n").containsPattern("kevy_master_link_error:[^\r]*NOAUTH"));
+            assertThat(r.call("GET", "k")).isEqualTo("$-1\r\n");
+            assertThat(r.call("CONFIG", "SET", "masterauth", "s3cret")).isEqualTo("+OK\r\n");
+            await().atMost(SYNC).untilAsserted(() -> assertThat(r.call("GET", "k")).isEqualTo("$1\r\nv\r\n"));
+            await().atMost(SYNC).untilAsserted(() -> assertThat(p.call("INFO", "replication"))
+                    .contains("connected_slaves:1\r\nslave0:ip=10.9.8.7,port=7777,state=online,"));
+            assertThat(p.call("ROLE")).contains("$8\r\n10.9.8.7\r\n$4\r\n7777\r\n");
+            assertThat(r.call("CONFIG", "GET", "masterauth")).isEqualTo("*2\r\n$10\r\nmasterauth\r\n$6\r\ns3cret\r\n");
+            assertThat(r.call("CONFIG", "SET", "replica-priority", "0")).isEqualTo("+OK\r\n"); // Sentinel: never
+            assertThat(r.call("INFO", "replication")).contains("\r\nslave_priority:0\r\n");
+        }
+    }
+
+    @Test
     void writesToAReadOnlyReplicaAreRefusedChangeNothingAndEmitNothing() {
         try (TestServer primary = server(2); TestServer replica = server(2)) {
             replicate(replica, primary);
@@ -324,7 +349,11 @@ class ReplicationIT {
             await().atMost(SYNC).until(() -> cut.get() >= 2); // two syncs cut in the middle of the snapshot
             assertThat(StateDump.of(replica.server().engine())).isEqualTo(before);
             assertThat(raw.call("GET", "old7")).isEqualTo("$2\r\nv7\r\n");
-            assertThat(raw.call("INFO", "replication")).contains("master_link_status:down\r\n");
+            String info = raw.call("INFO", "replication");
+            assertThat(info).contains("master_link_status:down\r\n");
+            // while down, Redis 7.0 adds master_link_down_since_seconds after slave_repl_offset (Sentinel reads it)
+            assertThat(info).containsPattern("slave_repl_offset:\\d+\r\nmaster_link_down_since_seconds:\\d+\r\n"
+                    + "slave_priority:100\r\n");
             assertThat(raw.call("REPLICAOF", "NO", "ONE")).isEqualTo("+OK\r\n");
         }
     }

@@ -21,9 +21,10 @@ import java.util.Map;
  * CONFIG GET / SET / RESETSTAT / REWRITE / HELP over the engine's {@link RuntimeConfig} (Redis 7.0 semantics:
  * several patterns per GET, several pairs per SET applied all or nothing).
  *
- * <p>kevy difference: CONFIG REWRITE answers an error, since kevy's configuration is a TOML file (or flags and
- * environment variables), not a redis.conf. The order of CONFIG GET's pairs is registration order (Redis's is
- * its hash table's order, which clients must not rely on).
+ * <p>kevy differences: CONFIG REWRITE answers OK and leaves the TOML file alone, since kevy's configuration is a
+ * TOML file (or flags and environment variables), not a redis.conf, and Redis Sentinel sends CONFIG REWRITE inside
+ * its failover transaction (docs/operations.md, "Replication and Sentinel"). The order of CONFIG GET's pairs is
+ * registration order (Redis's is its hash table's order, which clients must not rely on).
  */
 final class ConfigCommands {
     private ConfigCommands() {
