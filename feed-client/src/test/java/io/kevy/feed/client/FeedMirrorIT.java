@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * is applied, and a start that is always a rebuild (the consumer settings that would change it are refused).
  */
 class FeedMirrorIT {
-    private static String describe(MirroredValue<String> v) {
+    /** "type content", the same text for equal values (the upstream-frames test compares with it too). */
+    static String describe(MirroredValue<String> v) {
         if (v == null) {
             return "absent";
         }
@@ -55,7 +56,7 @@ class FeedMirrorIT {
         };
     }
 
-    private static String describe(Optional<MirroredValue<String>> v) {
+    static String describe(Optional<MirroredValue<String>> v) {
         return describe(v.orElse(null));
     }
 
