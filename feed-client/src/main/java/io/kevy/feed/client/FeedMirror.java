@@ -77,6 +77,7 @@ public final class FeedMirror<K, V> implements AutoCloseable {
         FeedConsumer.Builder<K, V> cb = b.more.apply(FeedConsumer.builder(codec));
         cb.source(source).name(Objects.requireNonNull(b.name, "name is required"))
                 .volatileState(true)
+                .startFrom(StartFrom.REBUILD) // set here, so a consumer(b -> b.startFrom(TAIL)) is refused
                 .sink(new MirrorSink())
                 .onRebuild(ScanRebuild.sweeping(this::heldKeys));
         if (b.prefixes != null) {
@@ -655,7 +656,8 @@ public final class FeedMirror<K, V> implements AutoCloseable {
 
         /**
          * Further consumer settings; setting sink, handler, onRebuild, startFrom or volatileState there fails
-         * {@link #build()} with "... was already set".
+         * {@link #build()} with an {@link IllegalStateException} ("... was already set", or "set exactly one of
+         * sink and handler" for a handler).
          */
         public Builder<K, V> consumer(UnaryOperator<FeedConsumer.Builder<K, V>> settings) {
             this.more = Objects.requireNonNull(settings, "settings");

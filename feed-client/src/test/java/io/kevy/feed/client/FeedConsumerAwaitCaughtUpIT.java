@@ -54,6 +54,52 @@ class FeedConsumerAwaitCaughtUpIT {
         }
     }
 
+    /**
+     * An interrupted wait throws the unchecked {@link KevyInterruptedException} (consumer.md: "all exceptions are
+     * unchecked") with the thread's interrupt flag set again. The waiting lambda is a {@link Runnable} that catches
+     * only that exception: were a checked exception declared, this would not compile.
+     */
+    @Test
+    void anInterruptedWaitThrowsKevyInterruptedExceptionWithTheFlagRestored() throws Exception {
+        try (TestServer server = Servers.start(); FeedSource source = FeedSource.connect(server.uri())) {
+            Semaphore gate = new Semaphore(0);
+            FeedConsumer<String, String> consumer = FeedConsumer.builder(StringCodec.UTF8).source(source)
+                    .name("interrupted").handler(batch -> {
+                        gate.acquire();
+                        gate.release();
+                    }).build();
+            consumer.start().toCompletableFuture().get();
+            server.lettuce().set("k", "v"); // the handler holds it: never caught up while the gate is shut
+            java.util.concurrent.atomic.AtomicReference<KevyInterruptedException> thrown =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            java.util.concurrent.atomic.AtomicBoolean flagSet = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.CountDownLatch waiting = new java.util.concurrent.CountDownLatch(1);
+            Runnable await = () -> {
+                waiting.countDown();
+                try {
+                    consumer.awaitCaughtUp(Duration.ofSeconds(30));
+                } catch (KevyInterruptedException e) {
+                    thrown.set(e);
+                    flagSet.set(Thread.currentThread().isInterrupted());
+                }
+            };
+            Thread t = new Thread(await, "awaiting");
+            t.start();
+            assertThat(waiting.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            Thread.sleep(100);
+            t.interrupt();
+            t.join(10_000);
+            assertThat(t.isAlive()).as("the wait ended").isFalse();
+            assertThat(thrown.get()).as("KevyInterruptedException thrown").isNotNull()
+                    .isInstanceOf(KevyException.class).isInstanceOf(RuntimeException.class)
+                    .hasMessageContaining("interrupted");
+            assertThat(flagSet).as("the interrupt flag is set again").isTrue();
+            gate.release();
+            assertThat(consumer.awaitCaughtUp(Duration.ofSeconds(10))).isTrue();
+            consumer.close();
+        }
+    }
+
     @Test
     void framesOutsideThePrefixesNeedNoDelivery() throws Exception {
         try (TestServer server = Servers.start(); FeedSource source = FeedSource.connect(server.uri())) {

@@ -14,10 +14,6 @@ import java.util.List;
  *
  * <p>Thread-safe: written by the session's own thread (and the broken flag by any), read by every writer's
  * thread under its shard lock.
- *
- * @param redirect the client id invalidations go to, 0 for none (Redis prints 0 then, -1 while off)
- * @param prefixes BCAST prefixes in Redis's (rax, byte-wise) order; empty without BCAST, {@code [""]} for
- *                 BCAST without PREFIX
  */
 public final class TrackingState {
     private final long redirect;
@@ -29,6 +25,13 @@ public final class TrackingState {
     private volatile boolean caching;
     private volatile boolean brokenRedirect;
 
+    /**
+     * A mode as {@code CLIENT TRACKING ON} sets it.
+     *
+     * @param redirect the client id invalidations go to, 0 for none (Redis prints 0 then, -1 while off)
+     * @param prefixes BCAST prefixes in Redis's (rax, byte-wise) order; empty without BCAST, {@code [""]} for
+     *                 BCAST without PREFIX
+     */
     public TrackingState(long redirect, boolean bcast, boolean optin, boolean optout, boolean noloop,
             List<byte[]> prefixes, boolean caching) {
         this.redirect = redirect;

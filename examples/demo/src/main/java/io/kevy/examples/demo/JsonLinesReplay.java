@@ -37,6 +37,10 @@ final class JsonLinesReplay implements AutoCloseable {
     long lines;
     /** Distinct feed changes (frames) the lines carry: a multi-key change's per-key lines count once. */
     long frames;
+    /** The further lines of a multi-key change (one per key after its first: MSET, DEL, RENAME). */
+    long perKey;
+    /** Change lines that are neither a frame's first line nor a further per-key line of it (none expected). */
+    long other;
     long snapshots;
     long vanished;
     /** io.kevy.resync.begin lines; {@link #markers} counts begin and end lines. */
@@ -105,6 +109,10 @@ final class JsonLinesReplay implements AutoCloseable {
                     List<byte[]> argv = new ArrayList<>();
                     data.path("argv").forEach(a -> argv.add(ChangeEnvelopes.decodeBytes(a)));
                     run(argv);
+                } else if (frame.equals(lastFrame)) {
+                    perKey++;
+                } else {
+                    other++;
                 }
         }
     }
@@ -112,13 +120,14 @@ final class JsonLinesReplay implements AutoCloseable {
     /**
      * What the lines are, so that they add up to the bridge's counts: {@code L JSON lines = C changes + X more
      * lines of multi-key changes (one per key: MSET, DEL, RENAME) + M resync markers + S snapshot lines + V vanished
-     * lines}.
+     * lines}, each part counted line by line (a line of none of these kinds adds {@code + N other lines}).
      */
     String breakdown() {
-        long perKey = lines - frames - markers - snapshots - vanished;
+        // each part is counted on its own line by line, so the sum is a check, not a remainder
         return String.format(java.util.Locale.ROOT, "%,d JSON lines = %,d changes + %,d more lines of multi-key "
-                + "changes (one per key) + %,d resync markers + %,d snapshot lines + %,d vanished lines", lines,
-                frames, perKey, markers, snapshots, vanished);
+                + "changes (one per key) + %,d resync markers + %,d snapshot lines + %,d vanished lines%s", lines,
+                frames, perKey, markers, snapshots, vanished,
+                other == 0 ? "" : String.format(java.util.Locale.ROOT, " + %,d other lines", other));
     }
 
     private static byte[] key(JsonNode data) {

@@ -33,7 +33,7 @@ import org.awaitility.Awaitility;
  * The randomized exact-rebuild run of issue 31: a {@link FeedMirror} over {@code m:} keys, then {@code rounds}
  * real FEEDRESYNCs, each forced while {@code writers} threads run RENAME, RENAMENX, COPY, LMOVE, SMOVE, pushes,
  * pops, LTRIM, LREM, hashes, sets, zsets, streams (XADD with and without MAXLEN = / ~, XTRIM MAXLEN / MINID,
- * XDEL, XSETID, XGROUP CREATE MKSTREAM, XREADGROUP, XACK; entries compared as XRANGE - + reads them), DEL,
+ * XDEL, XSETID, XGROUP CREATE MKSTREAM, XREADGROUP, XACK; entries compared as XRANGE - + reads them), DEL, MSET,
  * expiries (short PX / EXPIRE that fire, far PXAT that do not, PERSIST) and MULTI blocks on keys of a few hash
  * tags (one tag per shard at least, so every shard has mirrored keys; moves mostly same-shard) and across
  * tags. A round: the writers start; {@link ResyncingFeedSource#hold} holds the consumer's FEED.READs; big SETs
@@ -41,8 +41,9 @@ import org.awaitility.Awaitility;
  * held cursor; the reads are released, get {@code -FEEDRESYNC}, and the consumer rebuilds every shard
  * ({@link RebuildReason#RESYNC}) while the writers go on; then the writers stop, every due expiry is forced (the
  * server's reads expire keys lazily, emitting DEL), the consumer catches up, and the mirror must equal the
- * server: type, value and absolute expiry (PEXPIRETIME) of every key. Seeded; the seed and round count are
- * printed.
+ * server: type, value and absolute expiry (PEXPIRETIME) of every key. Writes must have been acknowledged between
+ * the rebuild's first SCAN and its end (made while it ran) in at least half the rounds (over the wire every round
+ * had dozens when measured; an embedded rebuild takes about 1 ms). Seeded; the seed and round count are printed.
  */
 public final class MirrorRebuildRun {
     private static final int TAGS = 4;
@@ -110,6 +111,19 @@ public final class MirrorRebuildRun {
         }
         Set<Integer> resynced = ConcurrentHashMap.newKeySet();
         AtomicLong feedResyncs = new AtomicLong();
+        // the round's write count when its rebuild sent its first SCAN and when its last shard's rebuild ended
+        java.util.concurrent.atomic.AtomicReference<AtomicLong> roundOps = new java.util.concurrent.atomic
+                .AtomicReference<>(new AtomicLong());
+        AtomicLong opsAtFirstScan = new AtomicLong(-1);
+        AtomicLong opsAtRebuildEnd = new AtomicLong(-1);
+        AtomicBoolean armed = new AtomicBoolean();
+        source.onScan(() -> {
+            if (armed.get()) {
+                opsAtFirstScan.compareAndSet(-1, roundOps.get().get());
+            }
+        });
+        long minDuringScan = Long.MAX_VALUE;
+        int roundsWithWritesDuringScan = 0;
         ConsumerListener resyncs = new ConsumerListener() {
             @Override
             public void onResync(String consumer, int shard) {
@@ -119,6 +133,9 @@ public final class MirrorRebuildRun {
             @Override
             public void onRebuild(String consumer, RebuildScope scope, RebuildResult result) {
                 if (scope.reason() == RebuildReason.RESYNC) {
+                    if (armed.get()) {
+                        opsAtRebuildEnd.set(roundOps.get().get());
+                    }
                     resynced.addAll(scope.carried().keySet());
                 }
             }
@@ -142,6 +159,9 @@ public final class MirrorRebuildRun {
                 AtomicBoolean stop = new AtomicBoolean();
                 AtomicLong lastShortExpiry = new AtomicLong();
                 AtomicLong ops = new AtomicLong();
+                roundOps.set(ops);
+                opsAtFirstScan.set(-1);
+                opsAtRebuildEnd.set(-1);
                 List<Thread> ts = new ArrayList<>();
                 for (int w = 0; w < writers; w++) {
                     Writer wr = writer.apply(w);
@@ -159,7 +179,7 @@ public final class MirrorRebuildRun {
                     Thread.onSpinWait(); // the writers are under way before the resync is forced
                 }
                 long t0 = System.nanoTime();
-                long fills = forceResync(source, fill, fillKeys, shards);
+                long fills = forceResync(source, fill, fillKeys, shards, armed);
                 long t1 = System.nanoTime();
                 int r0 = round;
                 Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
@@ -173,10 +193,18 @@ public final class MirrorRebuildRun {
                         });
                 long during = ops.get();
                 long t2 = System.nanoTime();
+                armed.set(false);
                 stop.set(true);
                 for (Thread t : ts) {
                     t.join();
                 }
+                long duringScan = opsAtRebuildEnd.get() - opsAtFirstScan.get();
+                assertThat(opsAtFirstScan.get()).as("round %d of %s (seed %d): the rebuild scanned", round, label, seed)
+                        .isNotNegative();
+                if (duringScan > 0) {
+                    roundsWithWritesDuringScan++;
+                }
+                minDuringScan = Math.min(minDuringScan, duringScan);
                 long wait = lastShortExpiry.get() - System.currentTimeMillis() + 2;
                 if (wait > 0) {
                     Thread.sleep(wait); // the short TTLs must have passed: waiting for time itself
@@ -202,22 +230,31 @@ public final class MirrorRebuildRun {
                         .isEqualTo(server);
                 System.out.println("MirrorRebuildRun " + label + ": round " + round + ": "
                         + (feedResyncs.get() - resyncsBefore) + " FEEDRESYNC(s) after " + fills + " fill SET(s), "
-                        + during + " write(s) by the end of the rebuild, " + ops.get() + " in all, " + server.size()
+                        + during + " write(s) by the end of the rebuild (" + duringScan + " between its first SCAN and "
+                        + "its end), " + ops.get() + " in all, " + server.size()
                         + " key(s) equal (ms: force " + (t1 - t0) / 1_000_000 + ", rebuild " + (t2 - t1) / 1_000_000
                         + ", check " + (System.nanoTime() - t2) / 1_000_000 + ")");
             }
             assertThat(mirror.consumer().state()).isEqualTo(io.kevy.feed.client.FeedConsumer.State.RUNNING);
+            // over the wire a rebuild takes several round trips and every round has such writes (at least dozens);
+            // an embedded rebuild of some 40 keys takes about 1 ms, so a round may have none: most rounds must
+            assertThat(roundsWithWritesDuringScan).as("%s (seed %d): rounds with writes made while the rebuild "
+                    + "scanned and read (between its first SCAN and its end)", label, seed)
+                    .isGreaterThanOrEqualTo((rounds + 1) / 2);
         }
         System.out.println("MirrorRebuildRun " + label + ": " + rounds + " round(s), seed " + seed + ", "
-                + feedResyncs.get() + " FEEDRESYNC(s) in all, " + (System.nanoTime() - started) / 1_000_000 + " ms");
+                + feedResyncs.get() + " FEEDRESYNC(s) in all, writes during the rebuild's scan and reads in "
+                + roundsWithWritesDuringScan + " round(s) (at least " + minDuringScan + " in each), "
+                + (System.nanoTime() - started) / 1_000_000 + " ms");
     }
 
     /**
      * Holds the consumer's reads, overruns every shard's backlog with SETs of {@code fill:} keys until the server
      * answers FEEDRESYNC at every held cursor, and releases the reads. Returns the SETs it took.
      */
-    private static long forceResync(ResyncingFeedSource source, Writer fill, List<String> fillKeys, int shards)
-            throws InterruptedException {
+    private static long forceResync(ResyncingFeedSource source, Writer fill, List<String> fillKeys, int shards,
+            AtomicBoolean armed) throws InterruptedException {
+        armed.set(true); // the next SCAN is the rebuild's (the consumer may resync before its reads are held)
         source.hold();
         long sets = 0;
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -318,7 +355,8 @@ public final class MirrorRebuildRun {
             case 19: return new String[] {"HDEL", a, "f" + r.nextInt(5)};
             case 20: return new String[] {"ZADD", a, Integer.toString(r.nextInt(50)) + ".5", "z" + r.nextInt(6)};
             case 21: return new String[] {"ZREM", a, "z" + r.nextInt(6)};
-            case 22: return new String[] {"DEL", a, b};
+            case 22: return r.nextBoolean() ? new String[] {"DEL", a, b}
+                    : new String[] {"MSET", a, v, b, "m" + r.nextInt(1000)};
             case 23: return new String[] {"INCR", a};
             case 24: return new String[] {"XADD", a, "*", "f", v, "g" + r.nextInt(3), v};
             case 25: return new String[] {"XADD", a, "MAXLEN", r.nextBoolean() ? "~" : "=",

@@ -51,6 +51,19 @@ public final class ResyncingFeedSource extends ForwardingFeedSource {
         return inner.reads(keys, shardCount);
     }
 
+    private volatile Runnable onScan = () -> { };
+
+    /** Calls {@code hook} whenever a SCAN is sent through this source (a rebuild's first step). */
+    public void onScan(Runnable hook) {
+        this.onScan = hook;
+    }
+
+    @Override
+    public CompletionStage<io.kevy.feed.client.ScanPage> scan(String cursor, byte[] match, int count) {
+        onScan.run();
+        return inner.scan(cursor, match, count);
+    }
+
     /** From now on the consumer's reads wait here. */
     public void hold() {
         synchronized (held) {

@@ -11,6 +11,7 @@ import io.kevy.feed.client.FeedSource;
 import io.kevy.server.KevyServer;
 import io.kevy.server.config.ServerConfig;
 import io.kevy.server.config.ServerOptions;
+import io.kevy.testing.TestServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
@@ -86,6 +87,22 @@ class UserMirrorTest {
         } finally {
             client.shutdown();
             server.close();
+        }
+    }
+
+    /** docs/consumer.md#testing: kevy-server's test-jar (pinned by the BOM) has an in-process server for tests. */
+    @Test
+    void aConsumerFollowsATestServerFromKevyServersTestJar() {
+        try (TestServer server = TestServer.start(c -> c.with(ServerOptions.FEED_ENABLED, true));
+             FeedSource source = FeedSource.connect(server.uri())) {
+            UserMirror mirror = new UserMirror();
+            FeedConsumer<String, String> consumer = FeedConsumer.builder(StringCodec.UTF8).source(source)
+                    .name("bom-test-server").prefixes("user:").handler(mirror).build();
+            consumer.start().toCompletableFuture().join();
+            server.lettuce().set("user:1", "ada");
+            assertTrue(consumer.awaitCaughtUp(Duration.ofSeconds(30)));
+            assertEquals(Map.of("user:1", "ada"), mirror.users);
+            consumer.close();
         }
     }
 }
