@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *     .source(FeedSource.connect("redis://127.0.0.1:6004"))
  *     .name("cache-invalidator")
  *     .prefixes("user:", "order:")
- *     .cursorStore(CursorStore.file(Path.of("cursors/cache-invalidator.json")))
+ *     .startFrom(StartFrom.TAIL)   // an empty cache that misses to the server needs only changes from now
  *     .handler(batch -> batch.forEach(c -> cache.invalidate(c.key())))
  *     .onRebuild(rebuild -> cache.invalidateAll())
  *     .meterRegistry(registry)
