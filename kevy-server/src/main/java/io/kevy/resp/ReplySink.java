@@ -77,6 +77,14 @@ public interface ReplySink {
     }
 
     /**
+     * Appends a push frame already encoded ({@code >...}) after what was written so far: a message a command
+     * caused to its own connection (a client tracking invalidation), written after that command's reply as
+     * Redis 7.0 does. A sink of a transport without pushes drops it.
+     */
+    default void pushFrame(byte[] frame) {
+    }
+
+    /**
      * The header of an array of {@code n} pairs ({@code WITHSCORES}, {@code WITHVALUES}): RESP2 flattens them,
      * {@code *<2n>}; RESP3 nests them, {@code *<n>} with each pair opened by {@link #pair()}.
      */

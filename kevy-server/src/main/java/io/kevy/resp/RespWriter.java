@@ -293,6 +293,11 @@ public final class RespWriter implements ReplySink {
         }
     }
 
+    @Override
+    public void pushFrame(byte[] frame) {
+        out().writeBytes(frame);
+    }
+
     /** Appends already-encoded RESP bytes (a reply produced elsewhere). */
     public void raw(ByteBuf encoded) {
         out().writeBytes(encoded);

@@ -11,7 +11,8 @@ import java.util.List;
  * all keys, the null of the tracking client's protocol).
  *
  * <p>Implementations are thread-safe and never block: {@link #deliver} is called under a shard lock and only
- * queues the message for the receiving connection's own thread.
+ * queues the message for the receiving connection's own thread (or, for the connection whose command caused it,
+ * holds it until that command's reply is written: {@link PushInvalidation}).
  */
 @FunctionalInterface
 public interface InvalidationTarget {
@@ -22,4 +23,14 @@ public interface InvalidationTarget {
      *             null when every key is invalid (FLUSHALL/FLUSHDB: Redis sends a null)
      */
     void deliver(List<byte[]> keys);
+
+    /**
+     * Queues one BCAST message: as {@link #deliver}, but Redis sends these at the end of the event-loop cycle
+     * ({@code beforeSleep}), after the replies of every command read by then.
+     *
+     * @param keys the changed keys of one prefix, distinct, in byte order
+     */
+    default void deliverBroadcast(List<byte[]> keys) {
+        deliver(keys);
+    }
 }

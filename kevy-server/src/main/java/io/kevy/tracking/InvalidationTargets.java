@@ -50,18 +50,18 @@ final class InvalidationTargets {
         long redirect = state.redirect();
         if (redirect == 0) {
             // RESP3: a push on the client's own connection; RESP2 has none
-            return client.protocol() > 2 ? new PushInvalidation(client.channel(), NULL_RESP3) : null;
+            return client.protocol() > 2 ? new PushInvalidation(client, NULL_RESP3) : null;
         }
         Session receiver = sessions.byId(redirect);
         if (receiver == null) {
             state.brokenRedirect(true);
             if (client.protocol() > 2) { // every time, as Redis: one push per invalidation that could not go
-                PushInvalidation.redirectBroken(client.channel(), redirect);
+                PushInvalidation.redirectBroken(client, redirect);
             }
             return null;
         }
         if (receiver.protocol() > 2) {
-            return new PushInvalidation(receiver.channel(), flushNull(client));
+            return new PushInvalidation(receiver, flushNull(client));
         }
         if (receiver.subscriptions() instanceof Subscriptions subs && subs.active()) {
             return new PubSubInvalidation(subs.subscriber(), flushNull(client));

@@ -37,7 +37,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       invalidation as if it had changed (Redis evicts random keys, before the next command).</li>
  * </ul>
  * Invalidations are delivered through {@link InvalidationTargets} (RESP2: the redirect client's Pub/Sub queue),
- * never written under the lock.
+ * never written under the lock; one for the connection whose own command caused it follows that command's reply
+ * ({@link PushInvalidation}), as in Redis.
  *
  * <p>Thread-safe: each shard's table is used under that shard's lock; modes change under this object's monitor.
  */
@@ -180,7 +181,7 @@ public final class Tracking implements KeyTracking, EffectListener {
             if (t == null || t.bcast() || (t.noloop() && s == writer)) {
                 continue; // gone, off, switched to BCAST since it read the key, or its own write under NOLOOP
             }
-            send(s, t, one);
+            send(s, t, one, false);
         }
     }
 
@@ -205,7 +206,7 @@ public final class Tracking implements KeyTracking, EffectListener {
                 if (t == null || (t.noloop() && s == writer)) {
                     continue;
                 }
-                send(s, t, distinct);
+                send(s, t, distinct, true);
             }
         }
     }
@@ -225,9 +226,14 @@ public final class Tracking implements KeyTracking, EffectListener {
         return out;
     }
 
-    private void send(Session client, TrackingState state, List<byte[]> keys) {
+    private void send(Session client, TrackingState state, List<byte[]> keys, boolean broadcast) {
         InvalidationTarget target = InvalidationTargets.of(sessions, client, state);
-        if (target != null) {
+        if (target == null) {
+            return;
+        }
+        if (broadcast) {
+            target.deliverBroadcast(keys);
+        } else {
             target.deliver(keys);
         }
     }
@@ -242,7 +248,7 @@ public final class Tracking implements KeyTracking, EffectListener {
         for (Session s : sessions.list()) {
             TrackingState t = s.tracking();
             if (t != null) {
-                send(s, t, null);
+                send(s, t, null, false);
             }
         }
     }

@@ -484,6 +484,84 @@ class ClientTrackingIT {
         return out;
     }
 
+    /**
+     * A RESP3 client tracking on its own connection gets the invalidation its own command caused right after that
+     * command's reply and before the next one's (Redis 7.0 holds the current client's invalidations until
+     * {@code afterCommand}): in a pipeline, from a script (kevy runs it on the script thread and writes its reply
+     * from there), from a script inside MULTI/EXEC (after the whole EXEC reply, so the stale value the transaction
+     * read is not cached after its invalidation), from FCALL and from its own FLUSHALL. A BCAST message follows
+     * the replies of the commands read with it (Redis sends those at the end of the event-loop cycle). Each step is
+     * one write and compared byte for byte, up to a closing PING.
+     */
+    @Test
+    void ownInvalidationsFollowTheReplyOfTheCommandThatCausedThem() {
+        try (RawClient k = RawClient.connect(oracle.kevy().port()); RawClient r = oracle.redis().raw()) {
+            List<String> kevyStream = ownInvalidations(k);
+            List<String> redisStream = ownInvalidations(r);
+            for (int i = 0; i < Math.min(kevyStream.size(), redisStream.size()); i++) {
+                assertThat(kevyStream.get(i)).as("step %d", i).isEqualTo(redisStream.get(i));
+            }
+            assertThat(kevyStream).isEqualTo(redisStream);
+            String push = ">2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\nk\r\n";
+            assertThat(kevyStream.get(1)).isEqualTo("_\r\n+OK\r\n" + push + "$1\r\nv\r\n$2\r\np1\r\n");
+            assertThat(kevyStream.get(2)).isEqualTo(":1\r\n" + push + "$2\r\np2\r\n");
+            assertThat(kevyStream.get(3)).endsWith("*2\r\n$1\r\nw\r\n:1\r\n" + push + "$2\r\np3\r\n");
+        }
+    }
+
+    private static List<String> ownInvalidations(RawClient c) {
+        List<String> out = new ArrayList<>();
+        c.call("HELLO", "3");
+        out.add(c.call("CLIENT", "TRACKING", "ON"));
+        String setScript = "redis.call('set', KEYS[1], ARGV[1]) return 1";
+        out.add(pipeline(c, "p1", new String[] {"GET", "k"}, new String[] {"SET", "k", "v"},
+                new String[] {"GET", "k"}));
+        out.add(pipeline(c, "p2", new String[] {"EVAL", setScript, "1", "k", "w"}));
+        out.add(pipeline(c, "p3", new String[] {"MULTI"}, new String[] {"GET", "k"},
+                new String[] {"EVAL", setScript, "1", "k", "x"}, new String[] {"EXEC"}));
+        out.add(c.call("FUNCTION", "LOAD", "REPLACE", "#!lua name=owninval\n"
+                + "redis.register_function('setk', function(keys, args) return redis.call('set', keys[1], args[1]) end)"));
+        out.add(pipeline(c, "p4", new String[] {"GET", "k"}, new String[] {"FCALL", "setk", "1", "k", "y"},
+                new String[] {"GET", "k"}, new String[] {"FLUSHALL"}));
+        out.add(c.call("FUNCTION", "DELETE", "owninval"));
+        out.add(pipeline(c, "p5", new String[] {"GET", "k"}, new String[] {"SET", "k", "z"}));
+        out.add(c.call("CLIENT", "TRACKING", "OFF"));
+        out.add(c.call("CLIENT", "TRACKING", "ON", "BCAST", "PREFIX", "b"));
+        out.add(pipeline(c, "p6", new String[] {"SET", "b1", "x"}, new String[] {"GET", "b1"}));
+        out.add(pipeline(c, "p7", new String[] {"EVAL", setScript, "1", "b2", "x"}));
+        out.add(c.call("PING"));
+        return out;
+    }
+
+    /**
+     * Sends {@code commands} and {@code PING <marker>} in one write and returns everything the server wrote up to
+     * the marker, as one string.
+     */
+    private static String pipeline(RawClient c, String marker, String[]... commands) {
+        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+        for (String[] cmd : commands) {
+            o.writeBytes(encode(cmd));
+        }
+        o.writeBytes(encode("PING", marker));
+        c.send(o.toByteArray());
+        String end = "$" + marker.length() + "\r\n" + marker + "\r\n";
+        StringBuilder sb = new StringBuilder();
+        String reply;
+        do {
+            reply = c.readReply();
+            sb.append(reply);
+        } while (!reply.equals(end));
+        return sb.toString();
+    }
+
+    private static byte[] encode(String... args) {
+        byte[][] b = new byte[args.length][];
+        for (int i = 0; i < args.length; i++) {
+            b[i] = args[i].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+        return RawClient.encode(b);
+    }
+
     /** A script's reads are remembered for the client that ran it (Redis: the script caller); EVAL_RO's keys not. */
     @Test
     void scriptReadsAreTrackedForTheirCaller() {

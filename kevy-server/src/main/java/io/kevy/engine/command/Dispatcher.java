@@ -161,6 +161,8 @@ public final class Dispatcher {
             return executeOnScriptThread(session, spec, argv);
         }
         Outcome outcome = execute(session, spec, argv, request, out);
+        session.writePushesHeldAfterReply(out);
+        session.sendPushesHeldAfterBatch();
         clearCaching(session, spec);
         return outcome;
     }
@@ -215,11 +217,14 @@ public final class Dispatcher {
                     log.error("script command {} failed", spec.name(), e);
                     reply.error(ErrorReply.err("internal error in '" + spec.name() + "': " + e));
                 }
+                // the invalidations of the script's own writes follow its reply, in the same delivery
+                session.writePushesHeldAfterReply(reply);
                 try {
                     channel.sendAsync(reply, session.takeWrote());
                 } catch (java.util.concurrent.RejectedExecutionException closed) {
                     reply.discard(); // the connection's event loop is gone (server shutdown): nobody waits for it
                 }
+                session.sendPushesHeldAfterBatch(); // behind the reply and the commands it resumes
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
             return Outcome.CLOSE; // the engine is closing
@@ -263,6 +268,7 @@ public final class Dispatcher {
         long seq = session.writeSeq();
         long t0 = System.nanoTime();
         boolean failed;
+        session.commandStarted(); // pushes to this connection that the command causes wait for its reply
         try {
             failed = runLocked(call, spec, argv);
         } catch (CommandException busy) { // a lock wait met a busy script (ScriptGate): nothing ran
@@ -274,6 +280,8 @@ public final class Dispatcher {
                 out.error(busy.reply());
             }
             failed = true;
+        } finally {
+            session.commandEnded();
         }
         commandStats.called(spec, (System.nanoTime() - t0) / 1000, failed || call.failed());
         return finish(session, spec, call, failed, seq);

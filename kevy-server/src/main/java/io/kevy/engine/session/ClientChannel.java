@@ -78,6 +78,25 @@ public interface ClientChannel {
     default void flushPushes() {
     }
 
+    /**
+     * Queues one push frame ({@code >...}) for the session's own thread, which appends it after the replies
+     * written by then ({@link #push}) and sends it ({@link #flushPushes}). Safe from any thread, also under a
+     * shard lock (it only enqueues); dropped when the transport carries no pushes or has shut down.
+     */
+    default void sendPush(byte[] frame) {
+        if (!supportsPush()) {
+            return;
+        }
+        try {
+            execute(() -> {
+                push(frame);
+                flushPushes();
+            });
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            // the connection is gone: nobody to tell
+        }
+    }
+
     /** Bytes handed to the transport and not yet sent to the peer (a racy read from any thread), in bytes. */
     default long pendingOutputBytes() {
         return 0;

@@ -2,6 +2,7 @@ package io.kevy.engine.session;
 
 import io.kevy.engine.Engine;
 import io.kevy.engine.KeySignals;
+import io.kevy.resp.ReplySink;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -18,12 +19,14 @@ import java.util.List;
 public final class Session {
     private static final VarHandle LAST_INTERACTION;
     private static final VarHandle LAST_COMMAND;
+    private static final VarHandle COMMAND_THREAD;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             LAST_INTERACTION = l.findVarHandle(Session.class, "lastInteractionMs", long.class);
             LAST_COMMAND = l.findVarHandle(Session.class, "lastCommand", String.class);
+            COMMAND_THREAD = l.findVarHandle(Session.class, "commandThread", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -63,6 +66,16 @@ public final class Session {
     private volatile int protocol = 2;
     /** CLIENT TRACKING's mode, null while tracking is off. */
     private volatile TrackingState tracking;
+    /**
+     * The id of the thread running this session's command now ({@link #commandStarted}), 0 between commands.
+     * Written by that thread (opaque: a primitive, so no barrier per command) and read by any thread, which can
+     * find its own id here only while it runs this session's command: it wrote both that id and the 0 after it.
+     */
+    private long commandThread;
+    /** Pushes the running command caused to this connection, written after its reply; null until the first. */
+    private ArrayList<byte[]> pushesAfterReply;
+    /** BCAST pushes the running command caused to this connection, sent once its reply is handed over. */
+    private ArrayList<byte[]> pushesAfterBatch;
 
     public Session(long id, ClientChannel channel, long createdAtMs, boolean authenticated) {
         this.id = id;
@@ -326,6 +339,80 @@ public final class Session {
     /** Sets the tracking mode (null: off); only {@link io.kevy.engine.KeyTracking} implementations call it. */
     public void tracking(TrackingState tracking) {
         this.tracking = tracking;
+    }
+
+    /**
+     * Marks the start of this session's command on the calling thread (the dispatcher, around a command's
+     * execution, also on the script thread): until {@link #commandEnded}, pushes to this connection that the
+     * command causes are held ({@link #holdPush}), as Redis 7.0 holds the invalidations of the current client
+     * while {@code call()} runs.
+     */
+    public void commandStarted() {
+        COMMAND_THREAD.setOpaque(this, Thread.currentThread().getId());
+    }
+
+    /** Ends what {@link #commandStarted} began; on the same thread. */
+    public void commandEnded() {
+        COMMAND_THREAD.setOpaque(this, 0L);
+    }
+
+    /**
+     * Holds a push frame ({@code >...}) for this session's own connection when the calling thread runs this
+     * session's command (Redis 7.0's {@code server.tracking_pending_keys}, flushed by {@code afterCommand} after
+     * the reply), so it follows that command's reply instead of preceding it or trailing the next ones; false
+     * otherwise, and the caller sends it through the channel. Any thread.
+     *
+     * @param afterBatch a BCAST invalidation: Redis sends those at the end of the event-loop cycle
+     *                   ({@code beforeSleep}), so it is held until the reply is handed over
+     *                   ({@link #sendPushesHeldAfterBatch}), then queued behind the replies of the commands already
+     *                   read; otherwise it is written right after the reply ({@link #writePushesHeldAfterReply})
+     */
+    public boolean holdPush(byte[] frame, boolean afterBatch) {
+        if ((long) COMMAND_THREAD.getOpaque(this) != Thread.currentThread().getId()) {
+            return false;
+        }
+        if (afterBatch) {
+            if (pushesAfterBatch == null) {
+                pushesAfterBatch = new ArrayList<>(2);
+            }
+            pushesAfterBatch.add(frame);
+        } else {
+            if (pushesAfterReply == null) {
+                pushesAfterReply = new ArrayList<>(2);
+            }
+            pushesAfterReply.add(frame);
+        }
+        return true;
+    }
+
+    /**
+     * Writes the pushes held after the reply ({@link #holdPush}) into {@code out}, after the reply the command
+     * wrote there. On the thread that ran the command, after {@link #commandEnded}.
+     */
+    public void writePushesHeldAfterReply(ReplySink out) {
+        ArrayList<byte[]> held = pushesAfterReply;
+        if (held == null || held.isEmpty()) {
+            return;
+        }
+        for (byte[] frame : held) {
+            out.pushFrame(frame);
+        }
+        held.clear();
+    }
+
+    /**
+     * Sends the BCAST pushes held by {@link #holdPush} through the channel, queued behind the command's reply,
+     * once that is handed over. On the thread that ran the command.
+     */
+    public void sendPushesHeldAfterBatch() {
+        ArrayList<byte[]> held = pushesAfterBatch;
+        if (held == null || held.isEmpty()) {
+            return;
+        }
+        for (byte[] frame : held) {
+            channel.sendPush(frame);
+        }
+        held.clear();
     }
 
     /** CLIENT LIST's {@code redir}: the redirect client id while tracking (0 for none), -1 while off. */
