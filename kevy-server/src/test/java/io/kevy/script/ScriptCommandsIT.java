@@ -137,6 +137,12 @@ class ScriptCommandsIT {
         eval("return redis.setresp(2)");
         eval("return redis.set_repl(redis.REPL_ALL)");
         eval("return redis.replicate_commands()");
+        eval("return redis.setresp()");
+        eval("return redis.setresp(2, 3)");
+        eval("return redis.set_repl()");
+        eval("return redis.set_repl(1, 2)");
+        eval("return redis.sha1hex(nil)");
+        eval("return redis.sha1hex({})");
         eval("return redis.log(redis.LOG_WARNING,'hi from a test')");
         eval("return {redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING}");
         eval("return {redis.REPL_NONE, redis.REPL_AOF, redis.REPL_REPLICA, redis.REPL_SLAVE, redis.REPL_ALL}");
