@@ -9,6 +9,7 @@ import org.luaj.vm2.Globals;
 import org.luaj.vm2.LoadState;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
@@ -169,6 +170,8 @@ final class LuaSandbox {
             "cmsgpack"}) {
             globals.rawset(lib, readOnly(globals.get(lib)));
         }
+        protectStringMetatable(globals.get("string"));
+        readonly.add(LuaString.s_metatable);
         globals.rawset("_G", env);
         env.running = globals.running;
         env.baselib = globals.baselib;
@@ -270,15 +273,85 @@ final class LuaSandbox {
     }
 
     private LuaValue readOnly(LuaValue lib) {
-        LuaTable proxy = new LuaTable();
+        FrozenTable proxy = new FrozenTable();
         LuaTable mt = new LuaTable();
         mt.rawset("__index", lib);
         mt.rawset("__newindex", readonlyWrite());
         mt.rawset("__metatable", LuaValue.FALSE);
         proxy.setmetatable(mt);
+        proxy.freeze();
         readonly.add(proxy);
         readonly.add(lib);
         return proxy;
+    }
+
+    /**
+     * Makes the strings' metatable ({@code getmetatable('')}, whose {@code __index} serves {@code s:upper()})
+     * read-only, as Redis 7.0 does: luaj keeps it in a static field ({@link LuaString#s_metatable}), set by the first
+     * {@link StringLib} loaded in the JVM to that state's own, writable string table, so a script could otherwise
+     * change what every later script, the other Lua state and every other engine in the process get from
+     * {@code ('x'):upper()}. Installed once: its {@code __index} is the first sandbox's read-only {@code string}.
+     */
+    private static void protectStringMetatable(LuaValue stringLib) {
+        synchronized (LuaSandbox.class) {
+            if (!(LuaString.s_metatable instanceof FrozenTable)) {
+                FrozenTable mt = new FrozenTable();
+                mt.rawset(LuaValue.INDEX, stringLib);
+                LuaString.s_metatable = mt.freeze();
+            }
+        }
+    }
+
+    /**
+     * A table nobody can change once {@linkplain #freeze() frozen}, whichever Lua state reaches it: assignments,
+     * Lua's {@code rawset}, {@code table.insert} and {@code setmetatable} fail with Redis's
+     * {@code Attempt to modify a readonly table}.
+     */
+    static final class FrozenTable extends LuaTable {
+        private boolean frozen;
+
+        FrozenTable freeze() {
+            frozen = true;
+            return this;
+        }
+
+        private void check() {
+            if (frozen) {
+                throw new LuaError(READONLY);
+            }
+        }
+
+        @Override
+        public void rawset(int key, LuaValue value) {
+            check();
+            super.rawset(key, value);
+        }
+
+        @Override
+        public void rawset(LuaValue key, LuaValue value) {
+            check();
+            super.rawset(key, value);
+        }
+
+        @Override
+        public void hashset(LuaValue key, LuaValue value) {
+            check();
+            super.hashset(key, value);
+        }
+
+        @Override
+        public void insert(int pos, LuaValue value) {
+            check();
+            super.insert(pos, value);
+        }
+
+        @Override
+        public LuaValue setmetatable(LuaValue metatable) {
+            if (frozen) { // Redis raises this one without a position
+                throw new LuaError(LuaReplyBuilder.errorTable("ERR " + READONLY));
+            }
+            return super.setmetatable(metatable);
+        }
     }
 
     private static LuaValue readonlyWrite() {

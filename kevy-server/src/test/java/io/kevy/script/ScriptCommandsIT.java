@@ -161,6 +161,21 @@ class ScriptCommandsIT {
         eval("return {unpack({1,2,3})}");
     }
 
+    /**
+     * The strings' metatable is read-only (Redis 7.0): luaj shares it between every Lua state of the JVM, so a
+     * change would reach every later script, the FUNCTION state and other engines.
+     */
+    @Test
+    void theStringMetatableIsReadOnly() {
+        eval("getmetatable('').__index.upper = nil");
+        eval("getmetatable('').__index = nil");
+        eval("getmetatable('').__foo = 1");
+        eval("rawset(getmetatable(''), '__index', {})");
+        eval("return setmetatable(getmetatable(''), {})");
+        eval("return {('x'):upper(), string.upper('y'), ('abc'):len(), ('%d'):format(3)}");
+        eval("return type(getmetatable('').__index)");
+    }
+
     @Test
     void bitMatchesRedis() {
         eval("return {bit.band(0xff, 0x0f), bit.bor(1, 2, 4), bit.bxor(5, 3), bit.bnot(0)}");
