@@ -99,6 +99,32 @@ final class LuaSandbox {
                 return baseError.invoke(args);
             }
         });
+        LuaValue basePcall = globals.get("pcall");
+        globals.rawset("pcall", new VarArgFunction() { // Redis 7.0's luaRedisPcall: an error table as its err text
+            @Override
+            public Varargs invoke(Varargs args) {
+                Varargs r = basePcall.invoke(args);
+                return r.arg1().toboolean() ? r
+                        : LuaValue.varargsOf(LuaValue.FALSE, ScriptErrors.caught(r.arg(2), true));
+            }
+        });
+        LuaValue baseXpcall = globals.get("xpcall");
+        globals.rawset("xpcall", new VarArgFunction() { // the handler sees Lua's message, as pcall's caller does
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaValue handler = args.arg(2);
+                if (!handler.isfunction()) {
+                    return baseXpcall.invoke(args);
+                }
+                LuaValue shaped = new VarArgFunction() {
+                    @Override
+                    public Varargs invoke(Varargs a) {
+                        return handler.invoke(LuaValue.varargsOf(ScriptErrors.caught(a.arg1(), false), a.subargs(2)));
+                    }
+                };
+                return baseXpcall.invoke(LuaValue.varargsOf(args.arg1(), shaped, args.subargs(3)));
+            }
+        });
         LuaValue baseUnpack = globals.get("table").get("unpack");
         globals.get("table").set("unpack", new VarArgFunction() { // Lua 5.1's lua_checkstack on the results
             @Override
