@@ -176,6 +176,38 @@ class ScriptCommandsIT {
         eval("return type(getmetatable('').__index)");
     }
 
+    /**
+     * Redis 7.0's EVAL shebang: {@code #!lua flags=...} (no-writes makes the script read-only; a script with a
+     * shebang and without it is refused by EVAL_RO), and its errors, also at SCRIPT LOAD.
+     */
+    @Test
+    void shebangFlagsMatchRedis() {
+        eval("#!lua flags=no-writes\nreturn redis.call('set','a','b')");
+        eval("#!lua flags=no-writes\nreturn redis.call('get','a')");
+        eval("#!lua\nreturn redis.call('set','a','b')");
+        eval("#!lua flags=no-writes,allow-oom,no-cluster\nreturn redis.call('get','a')");
+        eval("#!lua flags=\nreturn 3");
+        eval("#!lua flags=allow-stale,allow-cross-slot-keys\nreturn 4");
+        eval("#!lua name=x\nreturn 1");
+        eval("#!lua flags=bad\nreturn 1");
+        eval("#!lua flags=NO-WRITES\nreturn 1");
+        eval("#!lua flags=no-writes,\nreturn 1");
+        eval("#!notlua\nreturn 1");
+        eval("#!lua");
+        eval("#!lua \"unterminated\nreturn 1");
+        eval("#!lua\nreturn 1 +");
+        eval("#!lua\n\nerror('on line 3')");
+        oracle.same("EVAL_RO", "#!lua\nreturn redis.call('get','a')", "0");
+        oracle.same("EVAL_RO", "#!lua flags=no-writes\nreturn redis.call('get','a')", "0");
+        oracle.same("SCRIPT", "LOAD", "#!lua flags=bad\nreturn 1");
+        String body = "#!lua\nreturn redis.call('set','a','c')";
+        oracle.same("SCRIPT", "LOAD", body);
+        String sha = Sha1.hex(body.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        oracle.same("EVALSHA_RO", sha, "0");
+        oracle.same("EVALSHA", sha, "0");
+        oracle.same("GET", "a");
+    }
+
     @Test
     void bitMatchesRedis() {
         eval("return {bit.band(0xff, 0x0f), bit.bor(1, 2, 4), bit.bxor(5, 3), bit.bnot(0)}");
