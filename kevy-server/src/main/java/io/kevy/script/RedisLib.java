@@ -187,7 +187,7 @@ final class RedisLib {
                 argv[i] = new byte[s.m_length];
                 System.arraycopy(s.m_bytes, s.m_offset, argv[i], 0, s.m_length);
             } else if (a.type() == LuaValue.TNUMBER) {
-                argv[i] = LuaNumbers.format(a.todouble()).getBytes(StandardCharsets.US_ASCII);
+                argv[i] = LuaNumbers.callArgument(a.todouble()).getBytes(StandardCharsets.US_ASCII);
             } else {
                 return fail(BAD_ARG, raise);
             }

@@ -77,6 +77,10 @@ class ScriptCommandsIT {
         eval("redis.call('set','a',3) return redis.call('get','a')");
         eval("redis.call('set','a',-0.25) return redis.call('get','a')");
         eval("redis.call('set','a',123456789012345) return redis.call('get','a')");
+        for (String n : List.of("0.1", "1/3", "-2/3", "2^63", "-2^63", "2^53", "123456789012345678", "1e16", "1e17",
+                "1e-5", "1e-7", "0.0001", "0/0", "1/0", "-1/0", "1e308", "5e-324", "100", "-7.25e-3")) {
+            eval("redis.call('set','a'," + n + ") return redis.call('get','a')");
+        }
         eval("return redis.call('exists','a','nokey')");
     }
 
