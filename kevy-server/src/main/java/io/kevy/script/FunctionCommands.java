@@ -124,21 +124,30 @@ public final class FunctionCommands {
         if (n < 0) {
             throw Call.fail(ScriptErrors.NEGATIVE_KEYS);
         }
-        if (!fn.noWrites()) { // Redis's scriptPrepareForRun
-            if (c.engine().writeRefusal() != null && !c.session().master()) {
-                throw Call.fail(REPLICA);
-            }
-            String disk = c.engine().durability().writeError();
-            if (disk != null && !c.session().master()) {
-                throw Call.fail(ErrorReply.of("MISCONF Redis is configured to persist data to AOF, but it's "
-                        + "currently unable to persist to disk. Writable scripts are blocked. Use 'no-writes' flag "
-                        + "for read only scripts. AOF error: " + disk.replaceFirst("^MISCONF [^:]*: ", "")));
-            }
-            if (ro) {
-                throw Call.fail(RO_WRITE);
-            }
+        if (!fn.noWrites()) {
+            checkMayWrite(c, ro);
         }
         functions.scripts().call(c, fn, (int) n, ro || fn.noWrites());
+    }
+
+    /**
+     * Redis's {@code scriptPrepareForRun} for a function or a shebang script without {@code no-writes}: refused
+     * on a read-only replica and while the disk fails (unless the primary's link runs it), and by FCALL_RO and
+     * EVAL_RO ({@code ro}).
+     */
+    static void checkMayWrite(Call c, boolean ro) {
+        if (c.engine().writeRefusal() != null && !c.session().master()) {
+            throw Call.fail(REPLICA);
+        }
+        String disk = c.engine().durability().writeError();
+        if (disk != null && !c.session().master()) {
+            throw Call.fail(ErrorReply.of("MISCONF Redis is configured to persist data to AOF, but it's "
+                    + "currently unable to persist to disk. Writable scripts are blocked. Use 'no-writes' flag "
+                    + "for read only scripts. AOF error: " + disk.replaceFirst("^MISCONF [^:]*: ", "")));
+        }
+        if (ro) {
+            throw Call.fail(RO_WRITE);
+        }
     }
 
     private static void load(Call c, Functions functions) {

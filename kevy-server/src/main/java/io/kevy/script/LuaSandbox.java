@@ -9,6 +9,7 @@ import org.luaj.vm2.Globals;
 import org.luaj.vm2.LoadState;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
@@ -98,6 +99,32 @@ final class LuaSandbox {
                 return baseError.invoke(args);
             }
         });
+        LuaValue basePcall = globals.get("pcall");
+        globals.rawset("pcall", new VarArgFunction() { // Redis 7.0's luaRedisPcall: an error table as its err text
+            @Override
+            public Varargs invoke(Varargs args) {
+                Varargs r = basePcall.invoke(args);
+                return r.arg1().toboolean() ? r
+                        : LuaValue.varargsOf(LuaValue.FALSE, ScriptErrors.caught(r.arg(2), true));
+            }
+        });
+        LuaValue baseXpcall = globals.get("xpcall");
+        globals.rawset("xpcall", new VarArgFunction() { // the handler sees Lua's message, as pcall's caller does
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaValue handler = args.arg(2);
+                if (!handler.isfunction()) {
+                    return baseXpcall.invoke(args);
+                }
+                LuaValue shaped = new VarArgFunction() {
+                    @Override
+                    public Varargs invoke(Varargs a) {
+                        return handler.invoke(LuaValue.varargsOf(ScriptErrors.caught(a.arg1(), false), a.subargs(2)));
+                    }
+                };
+                return baseXpcall.invoke(LuaValue.varargsOf(args.arg1(), shaped, args.subargs(3)));
+            }
+        });
         LuaValue baseUnpack = globals.get("table").get("unpack");
         globals.get("table").set("unpack", new VarArgFunction() { // Lua 5.1's lua_checkstack on the results
             @Override
@@ -169,6 +196,8 @@ final class LuaSandbox {
             "cmsgpack"}) {
             globals.rawset(lib, readOnly(globals.get(lib)));
         }
+        protectStringMetatable(globals.get("string"));
+        readonly.add(LuaString.s_metatable);
         globals.rawset("_G", env);
         env.running = globals.running;
         env.baselib = globals.baselib;
@@ -270,15 +299,85 @@ final class LuaSandbox {
     }
 
     private LuaValue readOnly(LuaValue lib) {
-        LuaTable proxy = new LuaTable();
+        FrozenTable proxy = new FrozenTable();
         LuaTable mt = new LuaTable();
         mt.rawset("__index", lib);
         mt.rawset("__newindex", readonlyWrite());
         mt.rawset("__metatable", LuaValue.FALSE);
         proxy.setmetatable(mt);
+        proxy.freeze();
         readonly.add(proxy);
         readonly.add(lib);
         return proxy;
+    }
+
+    /**
+     * Makes the strings' metatable ({@code getmetatable('')}, whose {@code __index} serves {@code s:upper()})
+     * read-only, as Redis 7.0 does: luaj keeps it in a static field ({@link LuaString#s_metatable}), set by the first
+     * {@link StringLib} loaded in the JVM to that state's own, writable string table, so a script could otherwise
+     * change what every later script, the other Lua state and every other engine in the process get from
+     * {@code ('x'):upper()}. Installed once: its {@code __index} is the first sandbox's read-only {@code string}.
+     */
+    private static void protectStringMetatable(LuaValue stringLib) {
+        synchronized (LuaSandbox.class) {
+            if (!(LuaString.s_metatable instanceof FrozenTable)) {
+                FrozenTable mt = new FrozenTable();
+                mt.rawset(LuaValue.INDEX, stringLib);
+                LuaString.s_metatable = mt.freeze();
+            }
+        }
+    }
+
+    /**
+     * A table nobody can change once {@linkplain #freeze() frozen}, whichever Lua state reaches it: assignments,
+     * Lua's {@code rawset}, {@code table.insert} and {@code setmetatable} fail with Redis's
+     * {@code Attempt to modify a readonly table}.
+     */
+    static final class FrozenTable extends LuaTable {
+        private boolean frozen;
+
+        FrozenTable freeze() {
+            frozen = true;
+            return this;
+        }
+
+        private void check() {
+            if (frozen) {
+                throw new LuaError(READONLY);
+            }
+        }
+
+        @Override
+        public void rawset(int key, LuaValue value) {
+            check();
+            super.rawset(key, value);
+        }
+
+        @Override
+        public void rawset(LuaValue key, LuaValue value) {
+            check();
+            super.rawset(key, value);
+        }
+
+        @Override
+        public void hashset(LuaValue key, LuaValue value) {
+            check();
+            super.hashset(key, value);
+        }
+
+        @Override
+        public void insert(int pos, LuaValue value) {
+            check();
+            super.insert(pos, value);
+        }
+
+        @Override
+        public LuaValue setmetatable(LuaValue metatable) {
+            if (frozen) { // Redis raises this one without a position
+                throw new LuaError(LuaReplyBuilder.errorTable("ERR " + READONLY));
+            }
+            return super.setmetatable(metatable);
+        }
     }
 
     private static LuaValue readonlyWrite() {

@@ -10,7 +10,6 @@ import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
-import org.luaj.vm2.lib.OneArgFunction;
 import org.luaj.vm2.lib.VarArgFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,6 +80,9 @@ final class RedisLib {
                 if (args.narg() != 1) {
                     throw new LuaError(LuaReplyBuilder.errorTable("ERR wrong number of arguments"));
                 }
+                if (!args.arg1().isstring()) { // Redis's lua_tolstring gives NULL, length 0: the SHA1 of ""
+                    return LuaValue.valueOf(Sha1.hex(new byte[0]));
+                }
                 LuaString s = args.arg1().checkstring();
                 byte[] b = new byte[s.m_length];
                 System.arraycopy(s.m_bytes, s.m_offset, b, 0, b.length);
@@ -115,10 +117,13 @@ final class RedisLib {
                 return LuaValue.NONE;
             }
         });
-        redis.set("setresp", new OneArgFunction() {
+        redis.set("setresp", new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue v) {
-                int resp = v.checkint();
+            public Varargs invoke(Varargs args) {
+                if (args.narg() != 1) {
+                    throw new LuaError(LuaReplyBuilder.errorTable("ERR redis.setresp() requires one argument."));
+                }
+                int resp = toNumber(args.arg1());
                 if (resp != 2 && resp != 3) {
                     throw new LuaError(LuaReplyBuilder.errorTable("ERR RESP version must be 2 or 3."));
                 }
@@ -129,10 +134,13 @@ final class RedisLib {
                 return LuaValue.NONE;
             }
         });
-        redis.set("set_repl", new OneArgFunction() {
+        redis.set("set_repl", new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue v) {
-                int flags = v.checkint();
+            public Varargs invoke(Varargs args) {
+                if (args.narg() != 1) { // Redis's text, "two" included
+                    throw new LuaError(LuaReplyBuilder.errorTable("ERR redis.set_repl() requires two arguments."));
+                }
+                int flags = toNumber(args.arg1());
                 if (flags < 0 || flags > 3) {
                     throw new LuaError(LuaReplyBuilder.errorTable(
                             "ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE."));
@@ -158,6 +166,11 @@ final class RedisLib {
         return redis;
     }
 
+    /** Lua's {@code lua_tonumber} as C's {@code int}: a number or a numeric string, truncated; anything else 0. */
+    private static int toNumber(LuaValue v) {
+        return v.isnumber() ? (int) v.todouble() : 0;
+    }
+
     private static Varargs redisCall(ScriptRun run, Varargs args, boolean raise) {
         if (run == null) {
             throw new LuaError("redis.call outside a script");
@@ -174,7 +187,7 @@ final class RedisLib {
                 argv[i] = new byte[s.m_length];
                 System.arraycopy(s.m_bytes, s.m_offset, argv[i], 0, s.m_length);
             } else if (a.type() == LuaValue.TNUMBER) {
-                argv[i] = LuaNumbers.format(a.todouble()).getBytes(StandardCharsets.US_ASCII);
+                argv[i] = LuaNumbers.callArgument(a.todouble()).getBytes(StandardCharsets.US_ASCII);
             } else {
                 return fail(BAD_ARG, raise);
             }

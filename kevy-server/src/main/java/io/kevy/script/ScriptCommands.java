@@ -21,7 +21,6 @@ import io.kevy.engine.error.ErrorReply;
 import io.kevy.engine.text.Bytes;
 import java.util.Locale;
 import org.luaj.vm2.LuaError;
-import org.luaj.vm2.LuaFunction;
 
 /**
  * EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT LOAD | EXISTS | FLUSH | KILL | HELP, as Redis 7.0 (replies and
@@ -31,7 +30,9 @@ import org.luaj.vm2.LuaFunction;
  * <p>Argument errors, in Redis's order: numkeys not an integer ({@code ERR value is not an integer or out of
  * range}), greater than the arguments that follow ({@code ERR Number of keys can't be greater than number of
  * args}), negative ({@code ERR Number of keys can't be negative}); then an unknown SHA1 ({@code NOSCRIPT}) or a
- * body that does not compile ({@code ERR Error compiling script (new function): ...}). None changes anything.
+ * body that does not compile ({@code ERR Error compiling script (new function): ...}) or whose shebang is bad
+ * ({@link EvalShebang}); then, for a script with a shebang and without {@code no-writes}, the refusals of
+ * {@link FunctionCommands#checkMayWrite} (EVAL_RO among them). None changes anything.
  *
  * <p>Frames: a script emits nothing of its own; each write it calls emits that write's frames (docs/cdc.md).
  */
@@ -130,23 +131,37 @@ public final class ScriptCommands {
         int numkeys = numkeys(c);
         byte[] body = c.arg(1);
         String sha = Sha1.hex(body);
-        LuaFunction f;
+        Scripts.Script s;
         try {
-            f = scripts.compiled(sha, body);
+            s = scripts.compiled(sha, body);
         } catch (LuaError e) {
             throw Call.fail(ScriptErrors.compile(e));
+        } catch (IllegalArgumentException e) {
+            throw Call.fail(ErrorReply.err(e.getMessage()));
         }
-        scripts.run(c, sha, f, numkeys, readOnly);
+        run(c, scripts, sha, s, numkeys, readOnly);
     }
 
     private static void evalsha(Call c, Scripts scripts, boolean readOnly) {
         int numkeys = numkeys(c);
         String sha = Bytes.str(c.arg(1)).toLowerCase(Locale.ROOT);
-        LuaFunction f = c.arg(1).length == 40 ? scripts.cached(sha) : null;
-        if (f == null) {
+        Scripts.Script s = c.arg(1).length == 40 ? scripts.cached(sha) : null;
+        if (s == null) {
             throw Call.fail(ScriptErrors.NOSCRIPT);
         }
-        scripts.run(c, sha, f, numkeys, readOnly);
+        run(c, scripts, sha, s, numkeys, readOnly);
+    }
+
+    /**
+     * Runs {@code s}: a script with a shebang is first checked as Redis's {@code scriptPrepareForRun} checks a
+     * function (unless it declares {@code no-writes}: refused by EVAL_RO, on a read-only replica, while the disk
+     * fails), and runs read-only with {@code no-writes}.
+     */
+    private static void run(Call c, Scripts scripts, String sha, Scripts.Script s, int numkeys, boolean readOnly) {
+        if (s.shebang() != null && !s.noWrites()) {
+            FunctionCommands.checkMayWrite(c, readOnly);
+        }
+        scripts.run(c, sha, s.function(), numkeys, readOnly || s.noWrites());
     }
 
     private static void load(Call c, Scripts scripts) {
@@ -154,6 +169,8 @@ public final class ScriptCommands {
             c.reply().bulk(scripts.load(c.arg(2)));
         } catch (LuaError e) {
             throw Call.fail(ScriptErrors.compile(e));
+        } catch (IllegalArgumentException e) {
+            throw Call.fail(ErrorReply.err(e.getMessage()));
         }
     }
 

@@ -120,6 +120,30 @@ final class ScriptErrors {
         return text;
     }
 
+    /**
+     * A caught error as Lua 5.1 under Redis 7.0 hands it to the script (pcall's second result, xpcall's handler's
+     * argument): luaj's {@code @user_script:1 msg} and the traceback luaj appends become Lua's
+     * {@code user_script:1: msg} (in Lua's wording, {@link #luaWording}); with {@code errTables}, a table with an
+     * {@code err} field becomes that field (Redis's {@code luaRedisPcall}, so {@code pcall(redis.call, ...)} yields
+     * the error's text). Anything else is returned as it is.
+     */
+    static LuaValue caught(LuaValue v, boolean errTables) {
+        if (v instanceof LuaTable t) {
+            LuaValue err = t.rawget(LuaReplyBuilder.ERR);
+            return errTables && err.isstring() ? err : v;
+        }
+        if (!(v instanceof LuaString s)) {
+            return v;
+        }
+        String raw = LuaReplies.latin1(s);
+        String text = stripTraceback(raw);
+        Matcher p = POSITION.matcher(text);
+        if (p.find()) {
+            text = p.group(1) + ":" + p.group(2) + ": " + luaWording(text.substring(p.end()));
+        }
+        return text.equals(raw) ? v : LuaString.valueUsing(text.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    }
+
     /** The EVAL reply for a script that raised {@code e} while running. */
     static ErrorReply runtime(LuaError e, String sha, int currentLine) {
         return runtime(e, sha, currentLine, "user_script");

@@ -35,37 +35,62 @@ import org.luaj.vm2.Varargs;
  */
 public final class Scripts {
     private final ReentrantLock lock = new ReentrantLock();
-    private final Map<String, LuaFunction> cache = new ConcurrentHashMap<>();
+    private final Map<String, Script> cache = new ConcurrentHashMap<>();
     private volatile ScriptRun running;
     private final LuaSandbox sandbox = new LuaSandbox(() -> running);
     /** The Lua state of FUNCTION libraries: Redis runs them in a state of their own, apart from EVAL's. */
     private final LuaSandbox functionSandbox = new LuaSandbox(() -> running);
 
-    /** Compiles {@code body} and caches it under its SHA1 (lower-case hex), which it returns. */
+    /**
+     * A cached script: its compiled body and its shebang ({@link EvalShebang}), null when it has none (Redis's
+     * compatibility mode).
+     */
+    record Script(LuaFunction function, EvalShebang shebang) {
+        /** True when the script declares {@code no-writes}: it runs read-only. */
+        boolean noWrites() {
+            return shebang != null && shebang.noWrites();
+        }
+    }
+
+    /**
+     * Compiles {@code body} and caches it under its SHA1 (lower-case hex), which it returns.
+     *
+     * @throws LuaError the compile error
+     * @throws IllegalArgumentException a bad shebang, Redis's text
+     */
     String load(byte[] body) {
         String sha = Sha1.hex(body);
         compiled(sha, body);
         return sha;
     }
 
-    /** The cached function of {@code body}, compiling and caching it when new. */
-    LuaFunction compiled(String sha, byte[] body) {
-        LuaFunction f = cache.get(sha);
-        if (f != null) {
-            return f;
+    /**
+     * The cached script of {@code body}, compiling and caching it when new: its shebang is read first, then the
+     * code after the shebang's line is compiled (the line's newline kept, so line numbers count it), as Redis's
+     * {@code luaCreateFunction}.
+     *
+     * @throws LuaError the compile error
+     * @throws IllegalArgumentException a bad shebang, Redis's text
+     */
+    Script compiled(String sha, byte[] body) {
+        Script s = cache.get(sha);
+        if (s != null) {
+            return s;
         }
+        EvalShebang shebang = EvalShebang.parse(body);
+        byte[] code = shebang == null ? body : java.util.Arrays.copyOfRange(body, shebang.length(), body.length);
         lock.lock();
         try {
-            f = sandbox.compile(body);
+            s = new Script(sandbox.compile(code), shebang);
         } finally {
             lock.unlock();
         }
-        cache.put(sha, f);
-        return f;
+        cache.put(sha, s);
+        return s;
     }
 
-    /** The cached function named {@code sha} (lower-case), or null. */
-    LuaFunction cached(String sha) {
+    /** The cached script named {@code sha} (lower-case), or null. */
+    Script cached(String sha) {
         return cache.get(sha);
     }
 

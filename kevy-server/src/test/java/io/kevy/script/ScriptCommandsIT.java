@@ -77,6 +77,10 @@ class ScriptCommandsIT {
         eval("redis.call('set','a',3) return redis.call('get','a')");
         eval("redis.call('set','a',-0.25) return redis.call('get','a')");
         eval("redis.call('set','a',123456789012345) return redis.call('get','a')");
+        for (String n : List.of("0.1", "1/3", "-2/3", "2^63", "-2^63", "2^53", "123456789012345678", "1e16", "1e17",
+                "1e-5", "1e-7", "0.0001", "0/0", "1/0", "-1/0", "1e308", "5e-324", "100", "-7.25e-3")) {
+            eval("redis.call('set','a'," + n + ") return redis.call('get','a')");
+        }
         eval("return redis.call('exists','a','nokey')");
     }
 
@@ -137,6 +141,12 @@ class ScriptCommandsIT {
         eval("return redis.setresp(2)");
         eval("return redis.set_repl(redis.REPL_ALL)");
         eval("return redis.replicate_commands()");
+        eval("return redis.setresp()");
+        eval("return redis.setresp(2, 3)");
+        eval("return redis.set_repl()");
+        eval("return redis.set_repl(1, 2)");
+        eval("return redis.sha1hex(nil)");
+        eval("return redis.sha1hex({})");
         eval("return redis.log(redis.LOG_WARNING,'hi from a test')");
         eval("return {redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING}");
         eval("return {redis.REPL_NONE, redis.REPL_AOF, redis.REPL_REPLICA, redis.REPL_SLAVE, redis.REPL_ALL}");
@@ -153,6 +163,53 @@ class ScriptCommandsIT {
         eval("return select('#', 1, 2, 3)");
         eval("return {pcall(error, 'inner')}");
         eval("return {unpack({1,2,3})}");
+    }
+
+    /**
+     * The strings' metatable is read-only (Redis 7.0): luaj shares it between every Lua state of the JVM, so a
+     * change would reach every later script, the FUNCTION state and other engines.
+     */
+    @Test
+    void theStringMetatableIsReadOnly() {
+        eval("getmetatable('').__index.upper = nil");
+        eval("getmetatable('').__index = nil");
+        eval("getmetatable('').__foo = 1");
+        eval("rawset(getmetatable(''), '__index', {})");
+        eval("return setmetatable(getmetatable(''), {})");
+        eval("return {('x'):upper(), string.upper('y'), ('abc'):len(), ('%d'):format(3)}");
+        eval("return type(getmetatable('').__index)");
+    }
+
+    /**
+     * Redis 7.0's EVAL shebang: {@code #!lua flags=...} (no-writes makes the script read-only; a script with a
+     * shebang and without it is refused by EVAL_RO), and its errors, also at SCRIPT LOAD.
+     */
+    @Test
+    void shebangFlagsMatchRedis() {
+        eval("#!lua flags=no-writes\nreturn redis.call('set','a','b')");
+        eval("#!lua flags=no-writes\nreturn redis.call('get','a')");
+        eval("#!lua\nreturn redis.call('set','a','b')");
+        eval("#!lua flags=no-writes,allow-oom,no-cluster\nreturn redis.call('get','a')");
+        eval("#!lua flags=\nreturn 3");
+        eval("#!lua flags=allow-stale,allow-cross-slot-keys\nreturn 4");
+        eval("#!lua name=x\nreturn 1");
+        eval("#!lua flags=bad\nreturn 1");
+        eval("#!lua flags=NO-WRITES\nreturn 1");
+        eval("#!lua flags=no-writes,\nreturn 1");
+        eval("#!notlua\nreturn 1");
+        eval("#!lua");
+        eval("#!lua \"unterminated\nreturn 1");
+        eval("#!lua\nreturn 1 +");
+        eval("#!lua\n\nerror('on line 3')");
+        oracle.same("EVAL_RO", "#!lua\nreturn redis.call('get','a')", "0");
+        oracle.same("EVAL_RO", "#!lua flags=no-writes\nreturn redis.call('get','a')", "0");
+        oracle.same("SCRIPT", "LOAD", "#!lua flags=bad\nreturn 1");
+        String body = "#!lua\nreturn redis.call('set','a','c')";
+        oracle.same("SCRIPT", "LOAD", body);
+        String sha = Sha1.hex(body.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        oracle.same("EVALSHA_RO", sha, "0");
+        oracle.same("EVALSHA", sha, "0");
+        oracle.same("GET", "a");
     }
 
     @Test

@@ -25,8 +25,22 @@ class ScriptErrorsIT {
         "return next({}, 'nope')", "return unpack({}, 1, 1e8)", "return loadstring('return +')()",
         "return cjson.decode('{')", "return tostring(12345678901234567890)", "return 7 % 0", "return tostring(7 % 0)",
         "return -(-0)",
+        // caught errors as the script sees them: Lua's "user_script:1: msg" (no luaj traceback), and an error
+        // table caught by pcall as its err text (Redis 7.0's luaRedisPcall), as the common error_reply(e) needs
+        "local ok, e = pcall(function() error('boom') end) return e",
+        "local ok, e = pcall(function() local x = nil + 1 end) return e",
+        "local ok, e = pcall(function() return undefinedvar end) return e",
+        "local ok, e = pcall(function() error({err='t'}) end) return e",
+        "local ok, e = pcall(function() error({1, 2}) end) return type(e)",
+        "local ok, e = pcall(redis.call, 'incr', 'a', 'b') return e",
+        "local ok, e = pcall(redis.call, 'nosuch') return {tostring(ok), e}",
+        "local ok, e = pcall(cjson.decode, '{') return redis.error_reply('bad: ' .. e)",
+        "redis.call('set', 'w', 'x') local ok, e = pcall(redis.call, 'incr', 'w')"
+                + " if not ok then return redis.error_reply(e) end return e",
+        "return {xpcall(function() error('e') end, function(m) return 'handled: ' .. m end)}",
     };
-    // Known differences (docs/design.md, scripting): Lua names the variable ("attempt to index local 't'",
+    // Known differences (docs/design.md, scripting): luaj's xpcall hands its handler a string and ignores the
+    // handler's result for a table error; Lua names the variable ("attempt to index local 't'",
     // "field 'x'", "method 'bad'"); luaj's "bad argument" texts lack the function's name and argument number;
     // "a[nil] = 1", "'a' < 1" and "t.x.y = 1" have luaj's own texts; error(msg, 2) is positioned; numbers
     // concatenated with .. print as luaj's floats (1/3 .. '' is 0.33333334); -0.0 is 0 (luaj keeps integers).

@@ -88,6 +88,59 @@ class TransactionConcurrencyIT {
         }
     }
 
+    /**
+     * The same for a script (issue 26: a script never leaves a half-applied state): each EVAL increments four keys
+     * on four shards, one redis.call each; MGET readers meanwhile see all or none of each script's writes.
+     */
+    @Test
+    void aScriptSpanningFourShardsIsNeverSeenHalfApplied() throws Exception {
+        try (TestServer kevy = TestServer.start(c -> c.with(ServerOptions.SHARDS, 4))) {
+            Engine e = kevy.server().engine();
+            String[] keys = IntStream.range(0, 4).mapToObj(s -> keyOnShard(e, "acct", s)).toArray(String[]::new);
+            RawClient setup = kevy.raw();
+            for (String k : keys) {
+                setup.call("SET", k, "0");
+            }
+            String script = "for i = 1, #KEYS do redis.call('incr', KEYS[i]) end";
+            AtomicBoolean done = new AtomicBoolean();
+            ExecutorService pool = Executors.newFixedThreadPool(3);
+            try {
+                Future<Integer> writer = pool.submit(() -> {
+                    try (RawClient w = RawClient.connect(kevy.port())) {
+                        int n = 0;
+                        for (; n < 1000; n++) {
+                            assertThat(w.call("EVAL", script, "4", keys[0], keys[1], keys[2], keys[3]))
+                                    .isEqualTo("$-1\r\n");
+                        }
+                        done.set(true);
+                        return n;
+                    }
+                });
+                List<Future<Integer>> readers = new ArrayList<>();
+                for (int r = 0; r < 2; r++) {
+                    readers.add(pool.submit(() -> {
+                        int reads = 0;
+                        try (RawClient c = RawClient.connect(kevy.port())) {
+                            while (!done.get()) {
+                                List<String> v = Replies.array(c.call("MGET", keys[0], keys[1], keys[2], keys[3]));
+                                assertThat(v).as("one MGET sees whole scripts only").containsOnly(v.get(0));
+                                reads++;
+                            }
+                        }
+                        return reads;
+                    }));
+                }
+                assertThat(writer.get(60, TimeUnit.SECONDS)).isEqualTo(1000);
+                for (Future<Integer> r : readers) {
+                    assertThat(r.get(10, TimeUnit.SECONDS)).isPositive();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(Replies.array(setup.call("MGET", keys[0], keys[1], keys[2], keys[3]))).containsOnly("1000");
+        }
+    }
+
     /** Clients increment one counter with WATCH/GET/MULTI/SET/EXEC, retrying aborted EXECs: none is lost. */
     @Test
     void watchGivesOptimisticIncrementsThatNeverLoseAnUpdate() throws Exception {
