@@ -225,7 +225,10 @@ final class StreamReadCommands {
                         + "read the history of this consumer by specifying a proper ID, or use the > ID to get new "
                         + "messages. The $ ID would just return an empty result set."));
             }
-            after[i] = id.length == 1 && id[0] == '>' ? null : StreamIds.strict(id, 0);
+            // Redis stores '>' as the largest id, so an explicit 18446744073709551615-18446744073709551615 is read
+            // as '>' (new entries), not as the consumer's history after it
+            StreamId explicit = id.length == 1 && id[0] == '>' ? null : StreamIds.strict(id, 0);
+            after[i] = StreamId.MAX.equals(explicit) ? null : explicit;
         }
         List<Integer> ready = new ArrayList<>();
         for (int i = 0; i < a.streams; i++) {

@@ -117,6 +117,21 @@ class StreamGroupsIT {
         same("XREADGROUP GROUP g alice BLOCK 10 STREAMS rg >");
     }
 
+    /** Redis stores {@code >} as the largest id: an explicit largest id reads new entries, not the history. */
+    @Test
+    void theLargestIdInXreadgroupReadsNewEntriesAsRedis() {
+        same("XADD mx 1-1 f v");
+        same("XADD mx 2-1 f v");
+        same("XGROUP CREATE mx g 0");
+        same("XREADGROUP GROUP g c COUNT 1 STREAMS mx 18446744073709551615-18446744073709551615");
+        same("XPENDING mx g");
+        same("XREADGROUP GROUP g c STREAMS mx 18446744073709551615-18446744073709551615");
+        same("XREADGROUP GROUP g c STREAMS mx 18446744073709551615-18446744073709551615");
+        same("XREADGROUP GROUP g c STREAMS mx 18446744073709551615-18446744073709551614");
+        same("XREADGROUP GROUP g c STREAMS mx 0");
+        same("XPENDING mx g");
+    }
+
     @Test
     void claimingMatchesRedis() {
         for (int i = 1; i <= 6; i++) {
