@@ -161,6 +161,7 @@ class StreamGroupsIT {
         same("XAUTOCLAIM cl g erin 0 (0-0 COUNT 2");
         same("XAUTOCLAIM cl g erin 3600000 0");
         same("XAUTOCLAIM cl g erin 0 0 COUNT 0");
+        same("XAUTOCLAIM cl g erin 0 0 COUNT 576460752303423488"); // above LONG_MAX / sizeof(streamID)
         same("XAUTOCLAIM cl g erin 0 0 FOO");
         same("XAUTOCLAIM cl g erin x 0");
         same("XAUTOCLAIM cl nogroup erin 0 0");
