@@ -333,13 +333,23 @@ final class StreamReadCommands {
         StreamCommands.replyEntries(r, entries);
     }
 
-    /** A parked XREADGROUP {@code >}: served by the first stream whose group has an entry after its last id. */
+    private static final ErrorReply UNBLOCKED = ErrorReply.of("UNBLOCKED the stream key no longer exists");
+
+    /**
+     * A parked XREADGROUP {@code >}: served by the first stream whose group has an entry after its last id; ended
+     * with an error when a stream is deleted or overwritten by another type (FLUSHALL included) or loses the group.
+     */
     private static final class GroupReadWait extends BlockingPop {
         private final ReadArgs args;
 
         GroupReadWait(Call c, List<byte[]> keys, ReadArgs args) {
             super(c, keys, StreamValue.class);
             this.args = args;
+        }
+
+        @Override
+        ErrorReply whenGone() {
+            return UNBLOCKED;
         }
 
         @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kevy.testing.OracleFixture;
 import io.kevy.testing.RawClient;
+import java.util.List;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -227,6 +228,48 @@ class StreamGroupsIT {
                     f -> assertThat(f).isEqualTo("XGROUP SETID bq g 1-1 ENTRIESREAD 1"));
         }
         same("XPENDING bq g");
+    }
+
+    /**
+     * A blocked XREADGROUP whose stream is deleted, overwritten by another type or flushed ends at once with Redis
+     * 7.0's {@code -UNBLOCKED} error (it waited for a later XADD, or forever); one whose group is destroyed ends
+     * with NOGROUP at the next XADD; a blocked XREAD keeps waiting through the same changes.
+     */
+    @Test
+    void aBlockedGroupReadEndsWhenItsStreamGoesAsInRedis() {
+        for (String change : List.of("DEL bg", "SET bg x", "FLUSHALL", "RENAME bg {bg}2", "XGROUP DESTROY bg g")) {
+            same("DEL bg {bg}2");
+            same("XGROUP CREATE bg g $ MKSTREAM");
+            try (RawClient kb = oracle.kevy().raw(); RawClient rb = oracle.redis().raw();
+                 RawClient kx = oracle.kevy().raw(); RawClient rx = oracle.redis().raw()) {
+                kb.command("XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "bg", ">");
+                rb.command("XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "bg", ">");
+                kx.command("XREAD", "BLOCK", "0", "STREAMS", "bg", "$");
+                rx.command("XREAD", "BLOCK", "0", "STREAMS", "bg", "$");
+                awaitBlocked(2);
+                same(change);
+                if (change.startsWith("XGROUP")) {
+                    same("XADD bg 1-1 f v");
+                    assertThat(kb.readReply()).as(change).isEqualTo(rb.readReply())
+                            .startsWith("-NOGROUP the consumer group this client was blocked on");
+                    assertThat(kx.readReply()).isEqualTo(rx.readReply()).contains("1-1");
+                    continue;
+                }
+                assertThat(kb.readReply()).as(change).isEqualTo(rb.readReply())
+                        .isEqualTo("-UNBLOCKED the stream key no longer exists\r\n");
+                awaitBlocked(1); // XREAD still waits
+                same("DEL bg");
+                same("XADD bg 2-1 f v");
+                assertThat(kx.readReply()).as(change).isEqualTo(rx.readReply()).contains("2-1");
+            }
+        }
+    }
+
+    private static void awaitBlocked(int n) {
+        Awaitility.await().until(() -> oracle.diff().kevy().call("INFO", "clients")
+                .contains("blocked_clients:" + n + "\r\n"));
+        Awaitility.await().until(() -> oracle.diff().redis().call("INFO", "clients")
+                .contains("blocked_clients:" + n + "\r\n"));
     }
 
     @Test
