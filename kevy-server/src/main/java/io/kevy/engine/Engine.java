@@ -446,6 +446,7 @@ public final class Engine implements AutoCloseable {
         for (Shard s : shards) {
             s.signals().touchAll();
             s.keyspace().clear();
+            s.signals().markAllReady(); // blocked XREADGROUPs answer UNBLOCKED, as Redis 7.0
             s.resetStream(newGeneration(s.generation()), 0);
         }
         for (byte[][] f : serverState.frames()) { // FLUSHALL keeps the libraries: shard 0's new stream restates them

@@ -167,6 +167,15 @@ public final class KeySignals {
         }
     }
 
+    /** Marks every key with blocked waiters ready (FLUSHALL/FLUSHDB removed them all: Redis's signalFlushedDb). */
+    public void markAllReady() {
+        for (Bytes k : blocked.keySet()) {
+            if (!ready.containsKey(k)) {
+                ready.put(k, shard.engine().nextReadySequence());
+            }
+        }
+    }
+
     /** True when some key with blocked waiters was touched and not served yet. */
     public boolean hasReady() {
         return !ready.isEmpty();
@@ -193,6 +202,7 @@ public final class KeySignals {
             return;
         }
         byte[] key = k.array();
+        boolean storedBefore = shard.keyspace().stored(key);
         for (Iterator<KeyWaiter> wi = q.iterator(); wi.hasNext(); ) {
             KeyWaiter w = wi.next();
             if (!w.waiting()) {
@@ -202,9 +212,9 @@ public final class KeySignals {
             KeyWaiter.Served r = w.serve(key, locks);
             if (r == KeyWaiter.Served.SERVED) {
                 wi.remove();
-                if (!shard.keyspace().stored(key)) {
+                if (storedBefore && !shard.keyspace().stored(key)) {
                     break; // emptied and deleted: nothing left for the others
-                }
+                } // (a key already gone goes on: each XREADGROUP waiter answers UNBLOCKED)
             } else if (r == KeyWaiter.Served.DEFERRED) {
                 break;
             }

@@ -104,6 +104,14 @@ abstract class BlockingPop implements Waiter, KeyWaiter {
         return true;
     }
 
+    /**
+     * The error that ends the block when a key is deleted or holds another type, or null to keep waiting (pops,
+     * XREAD). XREADGROUP answers {@code -UNBLOCKED the stream key no longer exists}, as Redis 7.0.
+     */
+    ErrorReply whenGone() {
+        return null;
+    }
+
     /** The index of a shard the pop needs besides the key's (BLMOVE's destination), or -1. */
     int otherShard() {
         return -1;
@@ -126,7 +134,18 @@ abstract class BlockingPop implements Waiter, KeyWaiter {
         Shard shard = engine.shardFor(key);
         long now = engine.clock().millis();
         Dict.Node<Object> n = shard.keyspace().peek(key, now);
-        if (n == null || !type.isInstance(n.value()) || !hasData(key, n.value())) {
+        if (n == null || !type.isInstance(n.value())) {
+            ErrorReply gone = whenGone();
+            if (gone == null || !blocked.claim()) {
+                return Served.SKIPPED;
+            }
+            ReplySink out = session.channel().newAsyncReply();
+            engine.countError(gone);
+            out.error(gone);
+            blocked.complete(out, false);
+            return Served.SERVED;
+        }
+        if (!hasData(key, n.value())) {
             return Served.SKIPPED;
         }
         int other = otherShard();

@@ -10,7 +10,6 @@ import io.kevy.engine.type.StreamId;
 import io.kevy.engine.type.StreamValue;
 import io.kevy.resp.ReplySink;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -175,7 +174,8 @@ final class StreamClaimCommands {
             if (c.argIs(j, "count") && j + 1 < c.argc()) {
                 ErrorReply bad = ErrorReply.err("COUNT must be > 0");
                 count = c.longArg(j + 1, bad);
-                if (count < 1 || count > Long.MAX_VALUE / 10) {
+                // Redis's bound: LONG_MAX / max(sizeof(streamID), attempts factor 10)
+                if (count < 1 || count > Long.MAX_VALUE / 16) {
                     throw Call.fail(bad);
                 }
                 j++;
@@ -193,18 +193,17 @@ final class StreamClaimCommands {
         StreamGroup.Consumer owner = null;
         List<StreamId> claimed = new ArrayList<>();
         List<StreamId> deleted = new ArrayList<>();
-        Iterator<Map.Entry<StreamId, StreamGroup.Pending>> it =
-                new ArrayList<>(g.pel.tailMap(start, true).entrySet()).iterator();
+        // walked by lookups, not by a copy of the PEL's tail: each call costs O(COUNT log n), as Redis's rax walk
+        Map.Entry<StreamId, StreamGroup.Pending> e = g.pel.ceilingEntry(start);
         StreamId next = StreamId.MIN;
-        while (true) {
+        for (; ; e = g.pel.higherEntry(e.getKey())) {
             if (attempts-- == 0 || count == 0) {
-                next = it.hasNext() ? it.next().getKey() : StreamId.MIN;
+                next = e != null ? e.getKey() : StreamId.MIN;
                 break;
             }
-            if (!it.hasNext()) {
+            if (e == null) {
                 break;
             }
-            Map.Entry<StreamId, StreamGroup.Pending> e = it.next();
             StreamId id = e.getKey();
             StreamGroup.Pending p = e.getValue();
             if (!s.contains(id)) {

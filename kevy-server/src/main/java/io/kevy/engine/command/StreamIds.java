@@ -7,8 +7,10 @@ import io.kevy.engine.type.StreamId;
  * Stream id arguments as Redis 7.0 parses them ({@code streamGenericParseIDOrReply}): {@code <ms>-<seq>}, or
  * {@code <ms>} alone (the sequence then takes a default), each part an unsigned 64-bit decimal; {@code -} and
  * {@code +} for the smallest and largest id unless strict; at most 127 bytes. Every failure is
- * {@link #INVALID}. One difference: Redis's {@code strtoull} fallback also takes leading blanks and a sign on
- * values above 2^63-1; kevy takes an optional {@code +} but no blanks nor {@code -}.
+ * {@link #INVALID}. One difference: wherever {@code string2ll} fails Redis falls back to {@code strtoull}, which
+ * also takes leading blanks in either part ({@code " 5-1"}, {@code "5- 7"}: checked against redis-server 7.0.15)
+ * and, in the sequence, a {@code -} that wraps modulo 2^64 on magnitudes past 2^63 ({@code
+ * 5--18446744073709551610} is {@code 5-6}); kevy takes an optional {@code +} but refuses blanks and {@code -}.
  */
 final class StreamIds {
     static final ErrorReply INVALID = ErrorReply.err("Invalid stream ID specified as stream command argument");

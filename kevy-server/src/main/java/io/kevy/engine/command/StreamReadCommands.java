@@ -225,7 +225,10 @@ final class StreamReadCommands {
                         + "read the history of this consumer by specifying a proper ID, or use the > ID to get new "
                         + "messages. The $ ID would just return an empty result set."));
             }
-            after[i] = id.length == 1 && id[0] == '>' ? null : StreamIds.strict(id, 0);
+            // Redis stores '>' as the largest id, so an explicit 18446744073709551615-18446744073709551615 is read
+            // as '>' (new entries), not as the consumer's history after it
+            StreamId explicit = id.length == 1 && id[0] == '>' ? null : StreamIds.strict(id, 0);
+            after[i] = StreamId.MAX.equals(explicit) ? null : explicit;
         }
         List<Integer> ready = new ArrayList<>();
         for (int i = 0; i < a.streams; i++) {
@@ -330,13 +333,23 @@ final class StreamReadCommands {
         StreamCommands.replyEntries(r, entries);
     }
 
-    /** A parked XREADGROUP {@code >}: served by the first stream whose group has an entry after its last id. */
+    private static final ErrorReply UNBLOCKED = ErrorReply.of("UNBLOCKED the stream key no longer exists");
+
+    /**
+     * A parked XREADGROUP {@code >}: served by the first stream whose group has an entry after its last id; ended
+     * with an error when a stream is deleted or overwritten by another type (FLUSHALL included) or loses the group.
+     */
     private static final class GroupReadWait extends BlockingPop {
         private final ReadArgs args;
 
         GroupReadWait(Call c, List<byte[]> keys, ReadArgs args) {
             super(c, keys, StreamValue.class);
             this.args = args;
+        }
+
+        @Override
+        ErrorReply whenGone() {
+            return UNBLOCKED;
         }
 
         @Override

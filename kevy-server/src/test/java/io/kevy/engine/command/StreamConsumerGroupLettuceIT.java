@@ -78,7 +78,10 @@ class StreamConsumerGroupLettuceIT {
                 assertThat(b.xack("jobs", "workers", m.getId())).isEqualTo(1);
                 acked.add(m.getId());
             }
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2); // a lost job fails, not hangs
             while (true) {
+                assertThat(System.nanoTime() - deadline).as("jobs acknowledged by the deadline: %d of %d",
+                        acked.size(), produced.size()).isNegative();
                 List<StreamMessage<String, String>> got = b.xreadgroup(Consumer.from("workers", "b"),
                         XReadArgs.Builder.count(100).block(200), XReadArgs.StreamOffset.lastConsumed("jobs"));
                 for (StreamMessage<String, String> m : got) {
