@@ -155,6 +155,15 @@ public interface ReplySink {
     default void discard() {
     }
 
+    /**
+     * The reply bytes written to this sink and not yet handed to its transport, for the output limit of a reply
+     * whose length the client chooses ({@code Call#replyOverLimit}); -1 for a sink that builds a tree rather than
+     * bytes (a script's {@code redis.call}, the embedded store), which has no output buffer.
+     */
+    default long bufferedBytes() {
+        return -1;
+    }
+
     /** A bulk string holding the UTF-8 bytes of {@code s}. */
     default void bulk(String s) {
         bulk(Bytes.utf8(s));

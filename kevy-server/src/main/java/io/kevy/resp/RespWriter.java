@@ -59,6 +59,11 @@ public final class RespWriter implements ReplySink {
         return buf == null ? 0 : buf.readableBytes();
     }
 
+    @Override
+    public long bufferedBytes() {
+        return pending();
+    }
+
     /** Hands over the bytes written so far (the caller writes and releases them); null when there are none. */
     public ByteBuf take() {
         ByteBuf b = buf;

@@ -1,5 +1,6 @@
 package io.kevy.server;
 
+import io.kevy.config.Sizes;
 import io.kevy.engine.Durability;
 import io.kevy.engine.Engine;
 import io.kevy.engine.command.Dispatcher;
@@ -48,6 +49,8 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
     private boolean blocked;
     private boolean backpressure;
     private boolean closing;
+    /** Closed by {@link #closeAsap}: nothing more is sent, not even the replies already written. */
+    private boolean dropOutput;
     /** Replies waiting for the fsync of the writes before them (appendfsync always), in order. */
     private final ArrayDeque<HeldReply> held = new ArrayDeque<>(0);
     /** Bytes of {@link #held}. */
@@ -115,6 +118,11 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
             }
             server.countCommand(argv);
             Dispatcher.Outcome outcome = dispatcher.dispatch(session, argv, parser.request(), writer);
+            if (dropOutput) { // the command went over the output limit (closeAsap): drop everything
+                in.skipBytes(in.readableBytes());
+                writer.discard();
+                return;
+            }
             if (outcome == Dispatcher.Outcome.CLOSE) {
                 in.skipBytes(in.readableBytes());
                 closeAfterFlush();
@@ -171,6 +179,10 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
      * their order.
      */
     private void flush() {
+        if (dropOutput) {
+            writer.discard();
+            return;
+        }
         ByteBuf b = writer.take();
         if (b != null) {
             Durability d = engine.durability();
@@ -205,11 +217,8 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         io.netty.channel.ChannelOutboundBuffer ob = ctx.channel().unsafe().outboundBuffer();
         long unsent = ob == null ? 0 : ob.totalPendingWriteBytes();
         long charged = (unsent < UNCHARGED_OUTPUT ? 0 : unsent) + heldBytes;
-        // Redis's getClientType: a subscribed connection is of the pubsub class, so a huge SUBSCRIBE confirmation
-        // is bounded by client-output-buffer-limit pubsub as its messages are
-        var subs = session.subscriptions();
-        boolean pubsub = subs != null && subs.active();
-        long hard = pubsub ? server.pubsubOutputHardLimit() : server.outputBufferHardLimit();
+        boolean pubsub = pubsubClass();
+        long hard = outputHardLimit(pubsub);
         if (!buffers.output(hard > 0 && unsent + heldBytes > hard ? unsent + heldBytes : charged, hard,
                 pubsub ? "pubsub" : "normal", who)) {
             if (!closing) {
@@ -231,6 +240,27 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
 
     /** Unsent reply bytes of one connection that are not charged to the budget: the flush threshold, 64 KiB. */
     private static final long UNCHARGED_OUTPUT = 64 * 1024;
+
+    /**
+     * The most reply bytes one connection buffers for a reply whose length the client chooses when no output limit
+     * says less ({@link #outputRoom}): a quarter of the heap, at most 1 GiB (a reply buffer holds at most 2 GiB).
+     * Redis, without limits, writes on until it runs out of memory.
+     */
+    static final long REPLY_CEILING = Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4);
+
+    /**
+     * Redis's getClientType: a subscribed connection is of the pubsub class, so a huge SUBSCRIBE confirmation is
+     * bounded by client-output-buffer-limit pubsub as its messages are.
+     */
+    private boolean pubsubClass() {
+        var subs = session == null ? null : session.subscriptions();
+        return subs != null && subs.active();
+    }
+
+    /** The hard limit of the connection's client-output-buffer-limit class, bytes; 0 for none. */
+    private long outputHardLimit(boolean pubsub) {
+        return pubsub ? server.pubsubOutputHardLimit() : server.outputBufferHardLimit();
+    }
 
     /** Sends the held replies whose writes are now durable. On the event loop. */
     private void releaseHeld() {
@@ -402,6 +432,54 @@ final class ClientHandler extends ByteToMessageDecoder implements ClientChannel 
         if (!closing && session != null) {
             flush();
         }
+    }
+
+    /**
+     * The room a reply has before this connection is over its hard output limit or {@code maxmemory-clients}
+     * (Redis checks both on what the client buffers: unsent bytes, held replies, and replies written since the
+     * last flush, which the caller's sink holds), at most {@link #REPLY_CEILING}.
+     */
+    @Override
+    public long outputRoom() {
+        long buffered = pendingOutputBytes() + heldBytes;
+        long room = REPLY_CEILING;
+        long hard = outputHardLimit(pubsubClass());
+        if (hard > 0) {
+            room = Math.min(room, hard - buffered);
+        }
+        ClientMemory memory = server.clientMemory();
+        if (memory.budget() > 0) {
+            room = Math.min(room, memory.budget() - memory.used() - (buffered - buffers.output()));
+        }
+        return room;
+    }
+
+    /**
+     * Redis's CLIENT_CLOSE_ASAP after the output limit: closes without sending what was written and not yet sent,
+     * and runs none of the commands pipelined behind (the decode loop drops them and the reply buffer). Logged as
+     * Redis logs it.
+     */
+    @Override
+    public void closeAsap() {
+        if (ctx.executor().inEventLoop()) {
+            dropAndClose();
+        } else {
+            ctx.executor().execute(this::dropAndClose);
+        }
+    }
+
+    private void dropAndClose() {
+        if (dropOutput) {
+            return;
+        }
+        log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits (a reply of the "
+                + "length it asked for would exceed client-output-buffer-limit {} {}, maxmemory-clients {} or the "
+                + "{} bytes one reply may hold)", who.get(), pubsubClass() ? "pubsub" : "normal",
+                outputHardLimit(pubsubClass()), Sizes.format(server.clientMemory().budget()), REPLY_CEILING);
+        dropOutput = true;
+        closing = true;
+        writer.discard();
+        ctx.close();
     }
 
     @Override

@@ -242,6 +242,59 @@ public final class OracleFixture implements BeforeAllCallback, AfterAllCallback,
         return diff.sameBytes(args);
     }
 
+    /**
+     * Runs {@code body} with {@code client-output-buffer-limit "normal <hardLimit> 0 0"} set on both servers
+     * (compared), then puts Redis's default back ({@code normal 0 0 0}), also when {@code body} fails.
+     */
+    public void withNormalOutputLimit(String hardLimit, Runnable body) {
+        same("CONFIG", "SET", "client-output-buffer-limit", "normal " + hardLimit + " 0 0");
+        try {
+            body.run();
+        } finally {
+            same("CONFIG", "SET", "client-output-buffer-limit", "normal 0 0 0");
+        }
+    }
+
+    /**
+     * Sends {@code PING}, {@code args} and {@code PING} in one write on a new connection to each server
+     * ({@code HELLO} first on RESP3) and asserts that both close it without sending a byte, not even the first
+     * PING's reply: Redis's {@code CLIENT_CLOSE_ASAP} for a client over its output limit (e.g. a random pick
+     * repeated past {@code client-output-buffer-limit}). {@link #diff()}'s connections are not used.
+     */
+    public void sameCloseWithoutReply(String... args) {
+        closesWithoutReply("redis-server", redis.port(), args);
+        closesWithoutReply("kevy", kevy.port(), args);
+    }
+
+    /**
+     * {@link #sameCloseWithoutReply}'s check on kevy alone, for what Redis cannot be asked: without an output
+     * limit it writes such a reply until it runs out of memory, where kevy closes the connection.
+     */
+    public void kevyClosesWithoutReply(String... args) {
+        closesWithoutReply("kevy", kevy.port(), args);
+    }
+
+    private void closesWithoutReply(String who, int port, String... args) {
+        try (RawClient c = RawClient.connect(port)) {
+            if (protocol != 2) {
+                c.call("HELLO", Integer.toString(protocol));
+            }
+            byte[][] argv = new byte[args.length][];
+            for (int i = 0; i < args.length; i++) {
+                argv[i] = args[i].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            }
+            byte[] ping = RawClient.encode("PING".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            out.writeBytes(ping);
+            out.writeBytes(RawClient.encode(argv));
+            out.writeBytes(ping);
+            c.send(out.toByteArray());
+            org.assertj.core.api.Assertions.assertThat(c.closedWithoutReply())
+                    .as("%s closes the connection without a reply to PING, %s, PING", who, String.join(" ", args))
+                    .isTrue();
+        }
+    }
+
     /** {@link ReplyDiff#sameRaw}: sends raw RESP to both and asserts equal replies. */
     public String sameRaw(String raw) {
         return diff.sameRaw(raw);

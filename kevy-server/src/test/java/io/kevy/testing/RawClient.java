@@ -167,6 +167,22 @@ public final class RawClient implements AutoCloseable {
     }
 
     /**
+     * Waits (up to the socket timeout) for the server to close the connection: true at end-of-stream or a reset
+     * with no byte received, false when a byte arrives first.
+     *
+     * @throws UncheckedIOException when the timeout passes with the connection still open
+     */
+    public boolean closedWithoutReply() {
+        try {
+            return in.read() < 0;
+        } catch (java.net.SocketTimeoutException e) {
+            throw new UncheckedIOException("the server neither replied nor closed the connection", e);
+        } catch (IOException e) {
+            return true; // reset by the server
+        }
+    }
+
+    /**
      * True when reply bytes arrive within {@code ms} milliseconds (they stay unread); false when none do. For
      * asserting that a reply is held back.
      */

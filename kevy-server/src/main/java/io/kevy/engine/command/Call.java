@@ -7,6 +7,7 @@ import io.kevy.engine.error.CommandException;
 import io.kevy.engine.error.ErrorReply;
 import io.kevy.engine.error.Errors;
 import io.kevy.engine.session.BlockedClient;
+import io.kevy.engine.session.ClientChannel;
 import io.kevy.engine.session.Session;
 import io.kevy.engine.session.Waiter;
 import io.kevy.engine.struct.Dict;
@@ -41,6 +42,9 @@ public final class Call {
     private Shard pinnedShard;
     /** The bytes the client sent for this command, or null ({@link #request}). */
     private RequestBytes request;
+    /** {@link #replyOverLimit}'s room, read at its first call for the command; {@link #ROOM_UNREAD} before. */
+    private long replyRoom = ROOM_UNREAD;
+    private static final long ROOM_UNREAD = Long.MIN_VALUE;
 
     Call(Dispatcher dispatcher, Session session, ReplySink reply, byte[][] argv, CommandSpec spec, long now) {
         this.dispatcher = dispatcher;
@@ -62,6 +66,7 @@ public final class Call {
         this.pinnedKey = null;
         this.pinnedShard = null;
         this.request = null;
+        this.replyRoom = ROOM_UNREAD;
     }
 
     /**
@@ -312,6 +317,41 @@ public final class Call {
 
     boolean failed() {
         return failed;
+    }
+
+    /**
+     * For a reply whose length the client chooses (ZRANDMEMBER, HRANDFIELD and SRANDMEMBER with a negative count),
+     * checked after each element as Redis checks {@code CLIENT_CLOSE_ASAP}: true when what the reply sink holds
+     * takes the connection over its output limits ({@link ClientChannel#outputRoom}, read at the first call of
+     * the command). The caller then stops writing and calls {@link #closeAsap}. Always false for a sink that
+     * builds a tree ({@link ReplySink#bufferedBytes} -1: a script's {@code redis.call}, the embedded store).
+     */
+    public boolean replyOverLimit() {
+        long held = reply.bufferedBytes();
+        if (held < 0) {
+            return false;
+        }
+        if (replyRoom == ROOM_UNREAD) {
+            ClientChannel ch = session.channel();
+            replyRoom = ch == null ? Long.MAX_VALUE : ch.outputRoom();
+        }
+        return held > replyRoom;
+    }
+
+    /**
+     * Closes the connection at once, dropping the replies it has not been sent (this one included) and the
+     * commands pipelined behind: Redis's {@code CLIENT_CLOSE_ASAP} for a client over its output limit
+     * ({@link #replyOverLimit}).
+     *
+     * @return false when the session has no connection to close (nothing was done)
+     */
+    public boolean closeAsap() {
+        ClientChannel ch = session.channel();
+        if (ch == null) {
+            return false;
+        }
+        ch.closeAsap();
+        return true;
     }
 
     /** Asks the transport to close the connection after this command's reply (QUIT). */

@@ -104,27 +104,18 @@ final class HashScanCommands {
         }
         boolean unique = l > 0;
         long count = Math.abs(l);
-        int perItem = withValues ? 2 : 1;
         RandomGenerator rnd = ThreadLocalRandom.current();
         if (!unique || count == 1) {
-            if (count * perItem > Integer.MAX_VALUE) {
-                throw Call.fail(OUT_OF_RANGE);
-            }
-            if (withValues) {
-                r.pairs((int) count);
-            } else {
-                r.array((int) count);
-            }
-            for (long i = 0; i < count; i++) {
+            RepeatedPicks.write(c, count, withValues, o -> { // closes the connection past its output limit, as Redis
                 byte[][] p = h.randomPair(rnd);
                 if (withValues) {
-                    r.pair();
+                    o.pair();
                 }
-                r.bulk(p[0]);
+                o.bulk(p[0]);
                 if (withValues) {
-                    r.bulk(p[1]);
+                    o.bulk(p[1]);
                 }
-            }
+            });
             return;
         }
         byte[][] all = h.toFlatArray();

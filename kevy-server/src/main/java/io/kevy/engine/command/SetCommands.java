@@ -210,14 +210,8 @@ final class SetCommands {
         int size = s.size();
         ReplySink r = c.reply();
         if (!unique || count == 1) {
-            if (count > Integer.MAX_VALUE) {
-                // Redis would stream that many replies until memory runs out; kevy refuses up front
-                throw Call.fail(Errors.NOT_INTEGER);
-            }
-            r.array((int) count);
-            for (long i = 0; i < count; i++) {
-                r.bulk(s.random(rnd));
-            }
+            // closes the connection past its output limit, as Redis
+            RepeatedPicks.write(c, count, false, o -> o.bulk(s.random(rnd)));
             return;
         }
         if (count >= size) {

@@ -130,23 +130,17 @@ final class ZSetScanCommands {
         ReplySink out = c.reply();
         RandomGenerator rnd = ThreadLocalRandom.current();
         if (!unique || count == 1) {
-            // a reply header holds an int: counts beyond it are cut there (Redis would run out of memory first)
-            int emitted = (int) Math.min(count, withScores ? Integer.MAX_VALUE / 2 : Integer.MAX_VALUE);
-            if (withScores) {
-                out.pairs(emitted);
-            } else {
-                out.array(emitted);
-            }
-            for (int i = 0; i < emitted; i++) {
+            boolean scores = withScores;
+            RepeatedPicks.write(c, count, scores, o -> { // closes the connection past its output limit, as Redis
                 Dict.Node<Object> n = z.dict().randomNode(rnd);
-                if (withScores) {
-                    out.pair();
+                if (scores) {
+                    o.pair();
                 }
-                out.bulk(n.key());
-                if (withScores) {
-                    out.doubleValue(ZSetValue.scoreOf(n));
+                o.bulk(n.key());
+                if (scores) {
+                    o.doubleValue(ZSetValue.scoreOf(n));
                 }
-            }
+            });
             return;
         }
         int size = z.size();

@@ -101,4 +101,24 @@ public interface ClientChannel {
     default long pendingOutputBytes() {
         return 0;
     }
+
+    /**
+     * How many more reply bytes the session's reply sink may hold before the connection is over its output
+     * limits: the hard limit of its {@code client-output-buffer-limit} class and {@code maxmemory-clients}, less
+     * what it already buffers, and at most the largest reply the server builds in one buffer (where Redis, without
+     * limits, would run out of memory). Read when a reply whose length the client chooses begins
+     * ({@code Call#replyOverLimit}); {@link Long#MAX_VALUE} for a transport without such limits.
+     */
+    default long outputRoom() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * Closes the connection at once, without sending the replies not yet sent and without running the commands
+     * pipelined behind the current one: Redis's {@code CLIENT_CLOSE_ASAP} for a client over its output limit.
+     * Safe from any thread; idempotent.
+     */
+    default void closeAsap() {
+        close();
+    }
 }

@@ -33,6 +33,14 @@ public final class Dict<V> {
      * adjacent, so every element present for the whole scan is returned at least once whatever resizes
      * happen between calls (it may be returned twice). During a rehash the smaller table's bucket and all
      * of its expansions in the larger table are emitted together.
+     *
+     * Random node. A uniform pick over chained buckets: draw a bucket uniformly (over both tables while
+     * rehashing) and a position uniformly below a bound on every chain's length, and retry when the bucket has
+     * no node at that position. Every node then has the same chance, 1 / (buckets * bound), per attempt (Redis's
+     * dictGetRandomKey and dictGetFairRandomKey favour nodes in short chains). Each table keeps such a bound:
+     * raised when an insert or a rehash move lengthens one of its chains past it, never lowered by removals
+     * (a stale bound only costs attempts), renewed when a rehash replaces the table. With a load factor between
+     * 1/8 and 1 and chains of a few nodes, a pick takes a small constant number of attempts on average.
      */
 
     private static final int MIN_CAPACITY = 4;
@@ -103,6 +111,10 @@ public final class Dict<V> {
     private Node<V>[] t1;
     private int rehashIdx = -1;
     private int size;
+    /** At least the length of every chain of t0 (0 while t0 has no buckets); see the design note. */
+    private int chainBound0;
+    /** At least the length of every chain of t1, while rehashing. */
+    private int chainBound1;
 
     public Dict() {
         this(Node::new);
@@ -197,6 +209,7 @@ public final class Dict<V> {
         n.next = t[idx];
         t[idx] = n;
         size++;
+        noteChain(t == t1, n);
         return n;
     }
 
@@ -228,6 +241,8 @@ public final class Dict<V> {
         t1 = null;
         rehashIdx = -1;
         size = 0;
+        chainBound0 = 0;
+        chainBound1 = 0;
     }
 
     /** Calls {@code action} for every node. The action must not add or remove keys. */
@@ -293,31 +308,48 @@ public final class Dict<V> {
         }
     }
 
-    /** Returns a random node, or null when empty. Chain position adds a small bias, as in Redis. */
+    /**
+     * Returns a node drawn uniformly among all nodes, or null when empty (see the design note: a bucket and a
+     * chain position drawn uniformly, retried until they name a node). Reads only, like {@link #find}.
+     */
     public Node<V> randomNode(RandomGenerator rnd) {
         if (size == 0) {
             return null;
         }
-        Node<V> head;
-        do {
+        int bound = t1 != null ? Math.max(chainBound0, chainBound1) : chainBound0;
+        while (true) {
+            Node<V> n;
             if (t1 != null) {
-                int span = t0.length + t1.length - rehashIdx;
+                // t0's buckets below rehashIdx are empty: draw among the others and t1's
+                int span = t0.length - rehashIdx + t1.length;
                 int idx = rehashIdx + rnd.nextInt(span);
-                head = idx < t0.length ? t0[idx] : t1[idx - t0.length];
+                n = idx < t0.length ? t0[idx] : t1[idx - t0.length];
             } else {
-                head = t0[rnd.nextInt(t0.length)];
+                n = t0[rnd.nextInt(t0.length)];
             }
-        } while (head == null);
+            for (int pos = bound == 1 ? 0 : rnd.nextInt(bound); n != null && pos > 0; pos--) {
+                n = n.next;
+            }
+            if (n != null) {
+                return n;
+            }
+        }
+    }
+
+    /** Raises the chain bound of t1 ({@code inT1}) or t0 to the length of the chain that starts at {@code head}. */
+    private void noteChain(boolean inT1, Node<V> head) {
+        int bound = inT1 ? chainBound1 : chainBound0;
         int len = 0;
         for (Node<V> n = head; n != null; n = n.next) {
-            len++;
+            if (++len > bound) {
+                if (inT1) {
+                    chainBound1 = len;
+                } else {
+                    chainBound0 = len;
+                }
+                bound = len;
+            }
         }
-        int pick = rnd.nextInt(len);
-        Node<V> n = head;
-        while (pick-- > 0) {
-            n = n.next;
-        }
-        return n;
     }
 
     /**
@@ -355,6 +387,7 @@ public final class Dict<V> {
             int j = n.hash & mask;
             n.next = t1[j];
             t1[j] = n;
+            noteChain(true, n);
             n = next;
         }
         t0[idx] = null;
@@ -365,6 +398,8 @@ public final class Dict<V> {
             t0 = t1;
             t1 = null;
             rehashIdx = -1;
+            chainBound0 = chainBound1;
+            chainBound1 = 0;
             shrinkIfNeeded(); // keys removed during the rehash may call for a smaller table still
         }
     }
@@ -389,10 +424,12 @@ public final class Dict<V> {
         }
         t1 = newTable(capacity);
         rehashIdx = 0;
+        chainBound1 = 0;
         if (size == 0) {
             t0 = t1;
             t1 = null;
             rehashIdx = -1;
+            chainBound0 = 0;
         }
     }
 

@@ -134,7 +134,7 @@ public final class SetValue implements RedisValue {
         return out;
     }
 
-    /** A random member (uniform for an intset, Redis's slight chain bias for a hashtable); null when empty. */
+    /** A uniformly random member ({@link Dict#randomNode} for a hashtable); null when empty. */
     public byte[] random(RandomGenerator rnd) {
         if (dict != null) {
             Dict.Node<Object> n = dict.randomNode(rnd);

@@ -194,6 +194,45 @@ class HashCommandsIT {
         assertThat(raw.call("HRANDFIELD", "h")).isIn("$1\r\na\r\n", "$1\r\nb\r\n", "$1\r\nc\r\n");
     }
 
+    /**
+     * Counts beyond any reply (issue 28), as Redis 7.0: the range errors; a positive count answers the whole hash;
+     * an absent or wrongly typed key answers before any pick; a negative count whose reply goes over the output
+     * limit closes the connection with nothing sent (Redis's CLIENT_CLOSE_ASAP, here under a 1 MB
+     * client-output-buffer-limit: without one Redis writes until it runs out of memory, where kevy closes the
+     * connection), while one that fits answers whole.
+     */
+    @Test
+    void hrandfieldCountsBeyondAnyReplyMatchRedis() {
+        oracle.same("HSET", "h", "a", "1", "b", "2", "c", "3");
+        oracle.same("SET", "str", "v");
+        oracle.same("HRANDFIELD", "h", "-9223372036854775808", "WITHVALUES");
+        oracle.same("HRANDFIELD", "h", "-9223372036854775807", "WITHVALUES");
+        oracle.same("HRANDFIELD", "h", "4611686018427387904", "withvalues");
+        oracle.same("HRANDFIELD", "h", "9223372036854775807");
+        oracle.same("HRANDFIELD", "h", "4611686018427387903", "WITHVALUES");
+        oracle.same("HRANDFIELD", "h", "2147483648");
+        oracle.same("HRANDFIELD", "h", "-9223372036854775807", "x");
+        oracle.same("HRANDFIELD", "h", "-92233720368547758070");
+        oracle.same("HRANDFIELD", "nosuch", "-9223372036854775807");
+        oracle.same("HRANDFIELD", "nosuch", "-4611686018427387903", "WITHVALUES");
+        oracle.same("HRANDFIELD", "str", "-9223372036854775807");
+        oracle.same("HRANDFIELD", "str", "-4611686018427387903", "WITHVALUES");
+        oracle.withNormalOutputLimit("1mb", () -> {
+            oracle.sameCloseWithoutReply("HRANDFIELD", "h", "-9223372036854775807");
+            oracle.sameCloseWithoutReply("HRANDFIELD", "h", "-4611686018427387903", "WITHVALUES");
+            oracle.sameCloseWithoutReply("HRANDFIELD", "h", "-2147483648");
+            oracle.sameCloseWithoutReply("HRANDFIELD", "h", "-1073741824", "WITHVALUES");
+            oracle.sameCloseWithoutReply("HRANDFIELD", "h", "-200000"); // 1.4 MB
+            oracle.sameCloseWithoutReply("HRANDFIELD", "h", "-100000", "WITHVALUES"); // 1.4 MB on RESP2
+            String kevy = oracle.diff().kevy().call("HRANDFIELD", "h", "-100000"); // 700 kB
+            String redis = oracle.diff().redis().call("HRANDFIELD", "h", "-100000");
+            assertThat(kevy).startsWith("*100000\r\n").hasSameSizeAs(redis);
+        });
+        oracle.kevyClosesWithoutReply("HRANDFIELD", "h", "-9223372036854775807");
+        oracle.kevyClosesWithoutReply("HRANDFIELD", "h", "-4611686018427387903", "WITHVALUES");
+        oracle.same("HLEN", "h");
+    }
+
     @Test
     void encodingsFollowTheConfiguredLimitsAsRedis() {
         oracle.same("CONFIG", "SET", "hash-max-ziplist-entries", "4", "hash-max-ziplist-value", "8");

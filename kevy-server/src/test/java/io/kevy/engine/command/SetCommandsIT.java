@@ -147,6 +147,41 @@ class SetCommandsIT {
         same("SRANDMEMBER");
     }
 
+    /**
+     * Counts beyond any reply (issue 28), as Redis 7.0: the range error; a positive count answers the whole set;
+     * an absent or wrongly typed key answers before any pick; a negative count whose reply goes over the output
+     * limit closes the connection with nothing sent (Redis's CLIENT_CLOSE_ASAP, here under a 1 MB
+     * client-output-buffer-limit: without one Redis writes until it runs out of memory, where kevy closes the
+     * connection), while one that fits answers whole.
+     */
+    @Test
+    void srandmemberCountsBeyondAnyReplyMatchRedis() {
+        same("SADD s 5 1 3");
+        same("SADD t a b c");
+        same("SET str v");
+        same("SRANDMEMBER s 9223372036854775807");
+        sameMembers("SRANDMEMBER t 9223372036854775807"); // hashtable order differs
+        same("SRANDMEMBER s 2147483648");
+        same("SRANDMEMBER s -92233720368547758070");
+        same("SRANDMEMBER s -9223372036854775807 x");
+        same("SRANDMEMBER nokey -9223372036854775807");
+        same("SRANDMEMBER str -9223372036854775807");
+        same("SRANDMEMBER str -9223372036854775808");
+        oracle.withNormalOutputLimit("1mb", () -> {
+            oracle.sameCloseWithoutReply("SRANDMEMBER", "s", "-9223372036854775807");
+            oracle.sameCloseWithoutReply("SRANDMEMBER", "t", "-9223372036854775807");
+            oracle.sameCloseWithoutReply("SRANDMEMBER", "s", "-2147483648");
+            oracle.sameCloseWithoutReply("SRANDMEMBER", "t", "-2147483647");
+            oracle.sameCloseWithoutReply("SRANDMEMBER", "t", "-200000"); // 1.4 MB
+            String kevy = oracle.diff().kevy().call("SRANDMEMBER", "s", "-100000"); // 700 kB
+            String redis = oracle.diff().redis().call("SRANDMEMBER", "s", "-100000");
+            assertThat(kevy).startsWith("*100000\r\n").hasSameSizeAs(redis);
+        });
+        oracle.kevyClosesWithoutReply("SRANDMEMBER", "s", "-9223372036854775807");
+        oracle.kevyClosesWithoutReply("SRANDMEMBER", "t", "-2147483648");
+        same("SCARD t");
+    }
+
     @Test
     void srandmemberProperties() {
         RawClient raw = oracle.kevy().raw();

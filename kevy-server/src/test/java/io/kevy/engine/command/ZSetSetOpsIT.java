@@ -318,4 +318,45 @@ class ZSetSetOpsIT {
         List<String> distinct = bulks(oracle.diff().kevy().call("ZRANDMEMBER", "z2", "3"));
         assertThat(distinct).hasSize(3).doesNotHaveDuplicates().allMatch(members::contains);
     }
+
+    /**
+     * Counts beyond any reply (issue 28), as Redis 7.0: the range errors; a positive count answers the whole set;
+     * an absent or wrongly typed key answers before any pick; a negative count whose reply goes over the output
+     * limit closes the connection with nothing sent (Redis's CLIENT_CLOSE_ASAP, here under a 1 MB
+     * client-output-buffer-limit: without one Redis writes until it runs out of memory, where kevy closes the
+     * connection), while one that fits answers whole.
+     */
+    @Test
+    void countsBeyondAnyReplyMatchRedis() {
+        same("ZRANDMEMBER", "z2", "-9223372036854775808", "WITHSCORES");
+        same("ZRANDMEMBER", "z2", "-9223372036854775807", "WITHSCORES");
+        same("ZRANDMEMBER", "z2", "-4611686018427387904", "withscores");
+        same("ZRANDMEMBER", "z2", "4611686018427387904", "WITHSCORES");
+        same("ZRANDMEMBER", "z2", "9223372036854775807");
+        same("ZRANDMEMBER", "z2", "4611686018427387903", "WITHSCORES");
+        same("ZRANDMEMBER", "z2", "2147483648");
+        same("ZRANDMEMBER", "z2", "-9223372036854775807", "x");
+        same("ZRANDMEMBER", "z2", "-92233720368547758070");
+        same("ZRANDMEMBER", "missing", "-9223372036854775807");
+        same("ZRANDMEMBER", "missing", "-4611686018427387903", "WITHSCORES");
+        same("ZRANDMEMBER", "str", "-9223372036854775807");
+        same("ZRANDMEMBER", "str", "-4611686018427387903", "WITHSCORES");
+        oracle.withNormalOutputLimit("1mb", () -> {
+            oracle.sameCloseWithoutReply("ZRANDMEMBER", "z2", "-9223372036854775807");
+            oracle.sameCloseWithoutReply("ZRANDMEMBER", "z2", "-4611686018427387903", "WITHSCORES");
+            oracle.sameCloseWithoutReply("ZRANDMEMBER", "z2", "-2147483648");
+            oracle.sameCloseWithoutReply("ZRANDMEMBER", "z2", "-2147483647");
+            oracle.sameCloseWithoutReply("ZRANDMEMBER", "z2", "-200000"); // 1.4 MB
+            oracle.sameCloseWithoutReply("ZRANDMEMBER", "z2", "-100000", "WITHSCORES"); // 1.5 MB on RESP2
+            String kevy = oracle.diff().kevy().call("ZRANDMEMBER", "z2", "-100000"); // 700 kB
+            String redis = oracle.diff().redis().call("ZRANDMEMBER", "z2", "-100000");
+            assertThat(kevy).startsWith("*100000\r\n").hasSameSizeAs(redis);
+        });
+        oracle.kevyClosesWithoutReply("ZRANDMEMBER", "z2", "-9223372036854775807");
+        oracle.kevyClosesWithoutReply("ZRANDMEMBER", "z2", "-4611686018427387903", "WITHSCORES");
+        // a script's reply is built in memory, where Redis would run out of it: refused before any pick
+        assertThat(oracle.diff().kevy().call("EVAL", "return redis.call('ZRANDMEMBER', KEYS[1], ARGV[1])", "1",
+                "z2", "-9223372036854775807")).startsWith("-ERR reply too large to build in memory");
+        same("ZCARD", "z2");
+    }
 }

@@ -2,6 +2,7 @@ package io.kevy.engine.struct;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import io.kevy.engine.text.Bytes;
+import io.kevy.testing.ChiSquare;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -131,5 +132,65 @@ class DictTest {
         }
         assertThat(hit).hasSize(20);
         assertThat(new Dict<>().randomNode(rnd)).isNull();
+    }
+
+    /**
+     * randomNode is uniform (chi-square at p = 1e-6, {@link ChiSquare}) in a table at rest, in one halfway
+     * through a rehash (nodes in both tables), and in a sparse one that many removals left with long-stale
+     * chain bounds. The picks are seeded (printed); the table layout follows the process's hash seed.
+     */
+    @Test
+    void randomNodeIsUniform() {
+        long seed = System.nanoTime();
+        System.out.println("DictTest.randomNodeIsUniform seed=" + seed);
+        Random rnd = new Random(seed);
+
+        Dict<Integer> rest = new Dict<>();
+        for (int i = 0; i < 1000; i++) {
+            rest.put(key(i), i);
+        }
+        rest.rehashSteps(Integer.MAX_VALUE);
+        assertThat(rest.isRehashing()).isFalse();
+        assertUniform("at rest", rest, 1000, rnd);
+
+        Dict<Integer> rehashing = new Dict<>();
+        int n = 0;
+        while (n < 1000 || !rehashing.isRehashing()) { // until the growth from 1024 buckets starts
+            rehashing.put(key(n), n);
+            n++;
+        }
+        for (int i = 0; i < 50; i++) { // each insert moves a bucket or two: nodes now in both tables
+            rehashing.put(key(n), n);
+            n++;
+        }
+        assertThat(rehashing.isRehashing()).isTrue();
+        assertUniform("rehashing", rehashing, n, rnd);
+
+        Dict<Integer> sparse = new Dict<>();
+        for (int i = 0; i < 4000; i++) {
+            sparse.put(key(i), i);
+        }
+        sparse.rehashSteps(Integer.MAX_VALUE);
+        for (int i = 1100; i < 4000; i++) { // stays above 1/8 of the buckets: no shrink
+            sparse.remove(key(i));
+        }
+        assertThat(sparse.isRehashing()).isFalse();
+        assertUniform("sparse", sparse, 1100, rnd);
+    }
+
+    /** {@code dict} maps key(i) to i for i below {@code n}. */
+    private static void assertUniform(String what, Dict<Integer> dict, int n, Random rnd) {
+        assertThat(dict.size()).isEqualTo(n);
+        long[] counts = new long[n];
+        int samples = 50 * n;
+        for (int i = 0; i < samples; i++) {
+            counts[dict.randomNode(rnd).value()]++;
+        }
+        double chi2 = ChiSquare.statistic(counts);
+        double bound = ChiSquare.bound(n - 1);
+        System.out.printf("DictTest.randomNodeIsUniform %s: %d keys, %d buckets, %d samples, chi2=%.1f df=%d "
+                + "bound(p=1e-6)=%.1f%n", what, n, dict.buckets(), samples, chi2, n - 1, bound);
+        assertThat(counts).as(what).doesNotContain(0L);
+        assertThat(chi2).as("chi-square of randomNode, %s", what).isLessThan(bound);
     }
 }
