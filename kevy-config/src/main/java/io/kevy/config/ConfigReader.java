@@ -63,6 +63,20 @@ public final class ConfigReader {
         return toml;
     }
 
+    /**
+     * Parses {@code text} as TOML; {@code name} is how an error names it (a file's path).
+     *
+     * @throws ConfigException {@code name:line: reason} when it is not TOML
+     */
+    public static TomlParseResult parse(String name, String text) {
+        TomlParseResult toml = Toml.parse(text);
+        if (toml.hasErrors()) {
+            TomlParseError err = toml.errors().get(0);
+            throw new ConfigException(name + ":" + line(err.position()) + ": " + err.getMessage());
+        }
+        return toml;
+    }
+
     /** {@code file:line} of a TOML position. */
     public String at(TomlPosition p) {
         return file + ":" + line(p);
