@@ -237,6 +237,27 @@ public final class Replication {
         return announceIp;
     }
 
+    /** Sets {@code replica-announce-ip} (the server's setting; empty: the connection's address). */
+    public void announceIp(String ip) {
+        this.announceIp = ip == null ? "" : ip;
+    }
+
+    /** Sets {@code replica-announce-port} (the server's setting; 0: the listening port). */
+    public void announcePort(int port) {
+        this.announcePort = port;
+    }
+
+    /** Sets {@code replica-priority} (the server's setting; 0: Sentinel never promotes this server). */
+    public void priority(int priority) {
+        this.priority = priority;
+    }
+
+    /** Sets {@code replica-read-only} (the server's setting): a replica refuses ordinary writes when true. */
+    public synchronized void readOnly(boolean readOnly) {
+        this.readOnly = readOnly;
+        applyReadOnly();
+    }
+
     /** The port this server listens on now (0 before it is bound). */
     int listeningPortNow() {
         return listeningPort.getAsInt();
