@@ -31,9 +31,11 @@ import java.util.List;
 /**
  * The replication commands: REPLICAOF / SLAVEOF, ROLE, WAIT (Redis 7.0's replies and error texts), REPLCONF
  * (Redis's options answered OK; ours: {@code FEED-ACK shard gen offset}, a replica's acknowledgement,
- * {@code KEVY-RUN-ID id}, which refuses a replica of itself or of a server downstream of it (a loop), and
+ * {@code KEVY-RUN-ID id}, which refuses a replica of itself or of a server downstream of it (a loop),
  * {@code KEVY-CHAIN}, which answers this server's run id then those of the servers it replicates from, nearest
- * first, and {@code KEVY-REPLID}, which answers INFO's {@code master_replid}, the id a replica reports as its own), REPL.SNAPSHOT and REPL.CHUNK (ours, a replica's full sync: {@code REPL.SNAPSHOT shard} parks while a
+ * first, and {@code KEVY-REPLID}, which answers INFO's {@code master_replid}, the id a replica reports as its own;
+ * a connection that sent {@code LISTENING-PORT} is a replica's link from then on, CLIENT LIST's {@code flags=S}),
+ * REPL.SNAPSHOT and REPL.CHUNK (ours, a replica's full sync: {@code REPL.SNAPSHOT shard} parks while a
  * background thread writes the shard's snapshot, with its cursor header, to a temporary file, and answers
  * {@code *4 [:generation, :next_offset, :size, $id]}; {@code REPL.CHUNK id offset} then answers up to 4 MiB of it
  * from {@code offset} as a bulk string, the last chunk ending the transfer; see {@link SnapshotTransfers}).

@@ -44,12 +44,12 @@ class SentinelFailoverIT {
         Assumptions.assumeTrue(sentinelInstalled(), "redis-sentinel is not installed (apt-get install redis-sentinel)");
         Path work = Files.createTempDirectory("kevy-sentinel");
         List<Process> sentinels = new ArrayList<>();
+        Path r1Toml = work.resolve("r1.toml");
         try (ServerProcess primary = ServerProcess.start(work.resolve("primary"), "--shards", "2", "--feed",
-                "--no-aof"); TestServer r1 = server(); TestServer r2 = server()) {
-            for (TestServer r : List.of(r1, r2)) {
-                assertThat(r.raw().call("REPLICAOF", "127.0.0.1", Integer.toString(primary.port())))
-                        .isEqualTo("+OK\r\n");
-            }
+                "--no-aof"); TestServer r1 = replicaFromFile(r1Toml, primary.port()); TestServer r2 = server()) {
+            // r1 starts from its TOML (replicaof, and the lowest priority: Sentinel promotes it); r2 has no file
+            assertThat(r2.raw().call("REPLICAOF", "127.0.0.1", Integer.toString(primary.port())))
+                    .isEqualTo("+OK\r\n");
             await().atMost(Duration.ofSeconds(30)).until(() -> {
                 try (RawClient p = primary.raw()) {
                     return p.call("INFO", "replication").contains("connected_slaves:2");
@@ -128,6 +128,11 @@ class SentinelFailoverIT {
                 });
                 System.out.printf("SentinelFailoverIT: promoted the replica on port %d %d ms after the primary was "
                         + "killed%n", promoted[0].port(), (System.nanoTime() - t0) / 1_000_000);
+                assertThat(promoted[0]).as("replica_priority 10 beats 100").isSameAs(r1);
+                // Sentinel's SLAVEOF NO ONE + CONFIG REWRITE: r1's TOML no longer names the dead primary, so a
+                // clean restart brings it back as a primary (issue 29's drill lost a WAIT-confirmed write so)
+                await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(Files.readString(r1Toml))
+                        .doesNotContain("replicaof").contains("# r1, started from here", "replica_priority = 10"));
 
                 // writes through the Sentinel URI succeed again (lettuce asks the Sentinels for the new primary)
                 RedisCommands<String, String> w2 = await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
@@ -182,6 +187,14 @@ class SentinelFailoverIT {
 
     private static TestServer server() {
         return TestServer.start(c -> c.with(ServerOptions.SHARDS, 2).with(ServerOptions.FEED_ENABLED, true));
+    }
+
+    /** A replica started from a TOML file that names the primary, as a user's would. */
+    private static TestServer replicaFromFile(Path toml, int primaryPort) throws IOException {
+        Files.writeString(toml, "# r1, started from here\n[feed]\nenabled = true\n\n[replication]\n"
+                + "replicaof = \"127.0.0.1 " + primaryPort + "\"   # Sentinel's CONFIG REWRITE keeps this in step\n"
+                + "replica_priority = 10\n");
+        return TestServer.fromFile(toml, c -> c.with(ServerOptions.SHARDS, 2));
     }
 
     private static Process startSentinel(Path work, int i, int port, int primaryPort) throws IOException {
