@@ -26,7 +26,7 @@ import org.tomlj.TomlTable;
  *
  * <p>Every error is a {@link ConfigException} naming the source (file and line, variable or flag), the key and
  * the reason: {@code kevy.toml:2: feed.enabled: must be a TOML boolean (true or false), got the string "yes"}.
- * Unknown keys are errors.
+ * Unknown keys are errors. A {@link Option#secret() secret} option's error never shows its value.
  *
  * <p>Not thread-safe: one reader per load.
  */
@@ -162,7 +162,7 @@ public final class ConfigReader {
         try {
             values.put(o, o.fromString(v));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(where + " (" + o.key() + "): " + e.getMessage());
+            throw new ConfigException(where + " (" + o.key() + "): " + reason(o, e));
         }
         origins.put(o, where);
     }
@@ -172,9 +172,19 @@ public final class ConfigReader {
         try {
             into.put(o, value(o, raw));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(at(kp) + ": " + o.key() + ": " + e.getMessage());
+            throw new ConfigException(at(kp) + ": " + o.key() + ": " + reason(o, e));
         }
         origin.put(o, at(kp));
+    }
+
+    /** Why a value does not fit; for a secret option without the value ("..., got the integer 1234" cut). */
+    private static String reason(Option<?> o, IllegalArgumentException e) {
+        String m = String.valueOf(e.getMessage());
+        if (!o.isSecret()) {
+            return m;
+        }
+        int got = m.indexOf(", got ");
+        return (got < 0 ? "invalid value" : m.substring(0, got)) + " (the value is not shown: it is a secret)";
     }
 
     private Object value(Option<?> o, Object raw) {

@@ -67,6 +67,10 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.load(toml("[replication]\nreplica_announce_port = 70000\n"),
                 Map.of(), Map.of())).isInstanceOf(ConfigException.class).hasMessageEndingWith(
                 "kevy.toml:2: replication.replica_announce_port: must be between 0 and 65535, got 70000");
+        assertThatThrownBy(() -> ConfigLoader.load(toml("[replication]\nmasterauth = 12345678\n"), Map.of(),
+                Map.of())).isInstanceOf(ConfigException.class).hasMessageEndingWith("kevy.toml:2: "
+                + "replication.masterauth: must be a string (the value is not shown: it is a secret)")
+                .hasMessageNotContaining("12345678");
         assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("KEVY_REPLICA_PRIORITY", "-1"), Map.of()))
                 .isInstanceOf(ConfigException.class).hasMessage("environment variable KEVY_REPLICA_PRIORITY "
                         + "(replication.replica_priority): must be between 0 and 2147483647, got -1");
