@@ -26,7 +26,7 @@ import org.tomlj.TomlTable;
  *
  * <p>Every error is a {@link ConfigException} naming the source (file and line, variable or flag), the key and
  * the reason: {@code kevy.toml:2: feed.enabled: must be a TOML boolean (true or false), got the string "yes"}.
- * Unknown keys are errors.
+ * Unknown keys are errors. A {@link Option#secret() secret} option's error never shows its value.
  *
  * <p>Not thread-safe: one reader per load.
  */
@@ -59,6 +59,20 @@ public final class ConfigReader {
         if (toml.hasErrors()) {
             TomlParseError err = toml.errors().get(0);
             throw new ConfigException(file + ":" + line(err.position()) + ": " + err.getMessage());
+        }
+        return toml;
+    }
+
+    /**
+     * Parses {@code text} as TOML; {@code name} is how an error names it (a file's path).
+     *
+     * @throws ConfigException {@code name:line: reason} when it is not TOML
+     */
+    public static TomlParseResult parse(String name, String text) {
+        TomlParseResult toml = Toml.parse(text);
+        if (toml.hasErrors()) {
+            TomlParseError err = toml.errors().get(0);
+            throw new ConfigException(name + ":" + line(err.position()) + ": " + err.getMessage());
         }
         return toml;
     }
@@ -148,7 +162,7 @@ public final class ConfigReader {
         try {
             values.put(o, o.fromString(v));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(where + " (" + o.key() + "): " + e.getMessage());
+            throw new ConfigException(where + " (" + o.key() + "): " + reason(o, e));
         }
         origins.put(o, where);
     }
@@ -158,9 +172,19 @@ public final class ConfigReader {
         try {
             into.put(o, value(o, raw));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(at(kp) + ": " + o.key() + ": " + e.getMessage());
+            throw new ConfigException(at(kp) + ": " + o.key() + ": " + reason(o, e));
         }
         origin.put(o, at(kp));
+    }
+
+    /** Why a value does not fit; for a secret option without the value ("..., got the integer 1234" cut). */
+    private static String reason(Option<?> o, IllegalArgumentException e) {
+        String m = String.valueOf(e.getMessage());
+        if (!o.isSecret()) {
+            return m;
+        }
+        int got = m.indexOf(", got ");
+        return (got < 0 ? "invalid value" : m.substring(0, got)) + " (the value is not shown: it is a secret)";
     }
 
     private Object value(Option<?> o, Object raw) {

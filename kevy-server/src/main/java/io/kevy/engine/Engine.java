@@ -202,6 +202,11 @@ public final class Engine implements AutoCloseable {
         replId = randomHex(40);
     }
 
+    /** Sets {@link #replId()}: a replica takes its primary's, as Redis's does at each sync. */
+    public void replId(String id) {
+        replId = id;
+    }
+
     /**
      * The time of the last successful save, seconds since the epoch (LASTSAVE, INFO's {@code rdb_last_save_time}):
      * the {@link #durability()}'s, or the engine's start time when it has none.

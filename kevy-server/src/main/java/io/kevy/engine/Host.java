@@ -4,7 +4,7 @@ import java.util.Map;
 
 /**
  * What the environment around an {@link Engine} (the network server, or the embedded store) provides to
- * server commands: INFO fields it owns, its statistics, and SHUTDOWN. Defaults describe an embedded engine.
+ * server commands: INFO fields it owns, its statistics, CONFIG REWRITE and SHUTDOWN. Defaults describe an embedded engine.
  *
  * <p>Implementations must be thread-safe.
  */
@@ -23,6 +23,18 @@ public interface Host {
 
     /** CONFIG RESETSTAT: clears the host's counters (connections received, commands processed, ...). */
     default void resetStats() {
+    }
+
+    /**
+     * CONFIG REWRITE: writes the settings the host persists into the config file it was started with. Called with
+     * the shard locks of a transaction held when inside EXEC (Sentinel sends it so); returns when written.
+     *
+     * @return null when written, else the error text to reply without the leading {@code -}: Redis 7.0's
+     *         {@code ERR The server is running without a config file} (this default: an embedded engine has none),
+     *         or {@code ERR Rewriting config file: <reason>}
+     */
+    default String rewriteConfig() {
+        return "ERR The server is running without a config file";
     }
 
     /**

@@ -82,6 +82,8 @@ final class ReplicaLink {
     private final Dispatcher dispatcher;
     private final Thread supervisor;
     private final List<RespClient> open = new ArrayList<>();
+    /** The sessions frames are applied through, one per connection that applies (CLIENT LIST's master clients). */
+    private final List<Session> sessions = new ArrayList<>();
     private volatile boolean stopped;
     private volatile State state = State.CONNECT;
     private volatile long lastIoMs;
@@ -115,7 +117,43 @@ final class ReplicaLink {
     void stop() {
         stopped = true;
         closeAll();
+        closeSessions();
         supervisor.interrupt();
+    }
+
+    /**
+     * Opens the session that applies what arrives over {@code c}: Redis's master client ({@code flags=M} in CLIENT
+     * LIST at the connection's addresses, obeyed on a read-only replica); CLIENT KILL of it closes {@code c}.
+     *
+     * @throws IOException when the link was stopped meanwhile
+     */
+    private Session openSession(RespClient c, String name) throws IOException {
+        synchronized (sessions) {
+            if (stopped) {
+                throw new IOException("link stopped");
+            }
+            Session s = engine.sessions().open(new MasterChannel(c), engine.clock().millis(), true);
+            s.master(true);
+            s.name(name);
+            sessions.add(s);
+            return s;
+        }
+    }
+
+    private void closeSession(Session s) {
+        synchronized (sessions) {
+            sessions.remove(s);
+        }
+        engine.sessions().close(s);
+    }
+
+    private void closeSessions() {
+        synchronized (sessions) {
+            for (Session s : sessions) {
+                engine.sessions().close(s);
+            }
+            sessions.clear();
+        }
     }
 
     State state() {
@@ -178,13 +216,18 @@ final class ReplicaLink {
                     for (int i = 0; i < engine.shardCount(); i++) {
                         engine.shard(i).mirror(mirror);
                     }
-                    if (needFull || !haveCursors(shards) || !servable(c, shards)) {
+                    boolean full = needFull || !haveCursors(shards) || !servable(c, shards);
+                    if (full) {
                         state = State.SYNC;
                         fullSync(c, shards);
                         replication.countFullSync();
                         needFull = false;
                     } else {
                         replication.countPartialSync();
+                    }
+                    Object id = c.call("REPLCONF", "KEVY-REPLID"); // an older primary refuses it: keep ours
+                    if (id instanceof byte[] b) {
+                        replication.adoptReplId(new String(b, StandardCharsets.UTF_8), full, appliedOffset());
                     }
                 }
                 follow(shards);
@@ -321,7 +364,12 @@ final class ReplicaLink {
                 });
                 lastIoMs = engine.clock().millis();
             }
-            load(files, cursors);
+            Session session = openSession(c, "replication-sync");
+            try {
+                load(files, cursors, session);
+            } finally {
+                closeSession(session);
+            }
             log.info("replica of {}:{}: full sync of {} shard(s) done", host, port, shards);
         } finally {
             try (var s = Files.list(dir)) {
@@ -374,8 +422,7 @@ final class ReplicaLink {
     }
 
     /** Replaces the keyspace with the verified snapshots, under every shard lock. */
-    private void load(Path[] files, FeedCursor[] cursors) throws IOException {
-        Session session = replication.applySession();
+    private void load(Path[] files, FeedCursor[] cursors, Session session) throws IOException {
         DiscardingReplySink sink = new DiscardingReplySink();
         long now = engine.clock().millis();
         engine.lockAll();
@@ -454,14 +501,29 @@ final class ReplicaLink {
         }
     }
 
-    /** Runs one follower per primary shard until one fails; rethrows its failure. */
+    /**
+     * Runs one follower per primary shard, each over its own connection and applying through its own session,
+     * until one fails; rethrows its failure. The sessions close with their connections.
+     */
     private void follow(int shards) throws IOException {
+        List<RespClient> clients = new ArrayList<>();
+        List<Session> applying = new ArrayList<>();
+        try {
+            for (int p = 0; p < shards; p++) {
+                clients.add(connect());
+                applying.add(openSession(clients.get(p), "replication-" + p));
+            }
+            followAll(shards, clients, applying);
+        } finally {
+            for (Session s : applying) {
+                closeSession(s);
+            }
+        }
+    }
+
+    private void followAll(int shards, List<RespClient> clients, List<Session> applying) throws IOException {
         AtomicReference<IOException> failure = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
-        List<RespClient> clients = new ArrayList<>();
-        for (int p = 0; p < shards; p++) {
-            clients.add(connect());
-        }
         state = State.CONNECTED;
         downSinceMs = 0;
         lastError = null;
@@ -469,9 +531,10 @@ final class ReplicaLink {
         for (int p = 0; p < shards; p++) {
             int shard = p;
             RespClient c = clients.get(p);
+            Session session = applying.get(p);
             Thread t = new Thread(() -> {
                 try {
-                    followShard(c, shard);
+                    followShard(c, shard, session);
                 } catch (IOException e) {
                     failure.compareAndSet(null, e);
                 } catch (RuntimeException e) {
@@ -510,7 +573,7 @@ final class ReplicaLink {
         }
     }
 
-    private void followShard(RespClient c, int p) throws IOException {
+    private void followShard(RespClient c, int p, Session session) throws IOException {
         while (!stopped) {
             long[] cur = cursor(p);
             c.send("REPLCONF", "FEED-ACK", p, cur[0], cur[1]);
@@ -544,7 +607,7 @@ final class ReplicaLink {
                     }
                     argv[i] = b;
                 }
-                apply(p, gen, offset, argv);
+                apply(p, gen, offset, argv, session);
             }
             advance(p, gen, next);
         }
@@ -590,8 +653,7 @@ final class ReplicaLink {
         }
     }
 
-    private void apply(int p, long gen, long offset, byte[][] argv) throws IOException {
-        Session session = replication.applySession(p);
+    private void apply(int p, long gen, long offset, byte[][] argv, Session session) throws IOException {
         DiscardingReplySink sink = new DiscardingReplySink();
         if (!mirror) {
             dispatcher.dispatch(session, argv, sink);

@@ -4,10 +4,7 @@ import io.kevy.engine.Engine;
 import io.kevy.engine.Shard;
 import io.kevy.engine.command.Dispatcher;
 import io.kevy.engine.error.ErrorReply;
-import io.kevy.engine.session.Session;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 
@@ -27,12 +24,12 @@ import java.util.function.IntSupplier;
 public final class Replication {
     /** Redis's text for a write to a read-only replica. */
     public static final ErrorReply READONLY = ErrorReply.of("READONLY You can't write against a read only replica.");
+    private static final String NO_REPL_ID = "0000000000000000000000000000000000000000";
 
     private final Engine engine;
     private volatile Dispatcher dispatcher;
     private final ReplicaRegistry registry;
     private final SnapshotTransfers transfers;
-    private final Map<Integer, Session> applySessions = new ConcurrentHashMap<>();
     private final AtomicLong fullSyncs = new AtomicLong();
     private final AtomicLong partialSyncs = new AtomicLong();
     private volatile IntSupplier listeningPort = () -> 0;
@@ -42,6 +39,9 @@ public final class Replication {
     private volatile String announceIp = "";
     private volatile int announcePort;
     private volatile int priority = 100;
+    /** INFO's {@code master_replid2} and {@code second_repl_offset}: the replication id before the last change. */
+    private volatile String replId2 = NO_REPL_ID;
+    private volatile long secondOffset = -1;
     /** The run ids of the servers this one replicates from, its primary first, then that one's, ... (loops). */
     private volatile List<String> upstream = List.of();
 
@@ -149,6 +149,10 @@ public final class Replication {
         link = null;
         upstream = List.of();
         engine.writeRefusal(null);
+        // Redis's shiftReplicationId: the old primary's id stays valid up to here, a new history starts after
+        replId2 = engine.replId();
+        secondOffset = masterOffset() + 1;
+        engine.changeReplId();
         for (int i = 0; i < engine.shardCount(); i++) {
             Shard s = engine.shard(i);
             s.lock().lock();
@@ -233,6 +237,27 @@ public final class Replication {
         return announceIp;
     }
 
+    /** Sets {@code replica-announce-ip} (the server's setting; empty: the connection's address). */
+    public void announceIp(String ip) {
+        this.announceIp = ip == null ? "" : ip;
+    }
+
+    /** Sets {@code replica-announce-port} (the server's setting; 0: the listening port). */
+    public void announcePort(int port) {
+        this.announcePort = port;
+    }
+
+    /** Sets {@code replica-priority} (the server's setting; 0: Sentinel never promotes this server). */
+    public void priority(int priority) {
+        this.priority = priority;
+    }
+
+    /** Sets {@code replica-read-only} (the server's setting): a replica refuses ordinary writes when true. */
+    public synchronized void readOnly(boolean readOnly) {
+        this.readOnly = readOnly;
+        applyReadOnly();
+    }
+
     /** The port this server listens on now (0 before it is bound). */
     int listeningPortNow() {
         return listeningPort.getAsInt();
@@ -242,27 +267,30 @@ public final class Replication {
         return announcePort != 0 ? announcePort : listeningPort.getAsInt();
     }
 
+    /**
+     * Takes the primary's replication id (INFO's {@code master_replid}), as a Redis replica does at each sync: after
+     * a full sync the history before it is gone ({@code master_replid2} cleared); a partial resync that finds a new
+     * id (the primary was promoted meanwhile) keeps the old one as {@code master_replid2} up to
+     * {@code appliedOffset}, as Redis's {@code +CONTINUE <new id>} does.
+     */
+    void adoptReplId(String primaryId, boolean fullSync, long appliedOffset) {
+        String mine = engine.replId();
+        if (fullSync) {
+            replId2 = NO_REPL_ID;
+            secondOffset = -1;
+        } else if (!primaryId.equals(mine)) {
+            replId2 = mine;
+            secondOffset = appliedOffset + 1;
+        }
+        engine.replId(primaryId);
+    }
+
     void countFullSync() {
         fullSyncs.incrementAndGet();
     }
 
     void countPartialSync() {
         partialSyncs.incrementAndGet();
-    }
-
-    /** The session that applies frames of primary shard {@code p} (one per follower thread), obeyed read-only. */
-    Session applySession(int p) {
-        return applySessions.computeIfAbsent(p, k -> {
-            Session s = engine.sessions().open(new MasterChannel("primary"), engine.clock().millis(), true);
-            s.master(true);
-            s.name("replication-" + k);
-            return s;
-        });
-    }
-
-    /** The session of a full sync's load. */
-    Session applySession() {
-        return applySession(-1);
     }
 
     /** The primary's replication offset: the sum of every shard's next offset. */
@@ -319,9 +347,9 @@ public final class Replication {
         }
         line(out, "master_failover_state", "no-failover");
         line(out, "master_replid", engine.replId());
-        line(out, "master_replid2", "0000000000000000000000000000000000000000");
+        line(out, "master_replid2", replId2);
         line(out, "master_repl_offset", masterOffset);
-        line(out, "second_repl_offset", -1);
+        line(out, "second_repl_offset", secondOffset);
         line(out, "repl_backlog_active", 1);
         line(out, "repl_backlog_size", engine.runtimeConfig().get("repl-backlog-size"));
         line(out, "repl_backlog_first_byte_offset", 0);

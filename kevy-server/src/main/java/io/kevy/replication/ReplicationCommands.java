@@ -31,9 +31,11 @@ import java.util.List;
 /**
  * The replication commands: REPLICAOF / SLAVEOF, ROLE, WAIT (Redis 7.0's replies and error texts), REPLCONF
  * (Redis's options answered OK; ours: {@code FEED-ACK shard gen offset}, a replica's acknowledgement,
- * {@code KEVY-RUN-ID id}, which refuses a replica of itself or of a server downstream of it (a loop), and
+ * {@code KEVY-RUN-ID id}, which refuses a replica of itself or of a server downstream of it (a loop),
  * {@code KEVY-CHAIN}, which answers this server's run id then those of the servers it replicates from, nearest
- * first), REPL.SNAPSHOT and REPL.CHUNK (ours, a replica's full sync: {@code REPL.SNAPSHOT shard} parks while a
+ * first, and {@code KEVY-REPLID}, which answers INFO's {@code master_replid}, the id a replica reports as its own;
+ * a connection that sent {@code LISTENING-PORT} is a replica's link from then on, CLIENT LIST's {@code flags=S}),
+ * REPL.SNAPSHOT and REPL.CHUNK (ours, a replica's full sync: {@code REPL.SNAPSHOT shard} parks while a
  * background thread writes the shard's snapshot, with its cursor header, to a temporary file, and answers
  * {@code *4 [:generation, :next_offset, :size, $id]}; {@code REPL.CHUNK id offset} then answers up to 4 MiB of it
  * from {@code offset} as a bulk string, the last chunk ending the transfer; see {@link SnapshotTransfers}).
@@ -180,6 +182,10 @@ public final class ReplicationCommands {
             }
             return;
         }
+        if (c.argc() == 2 && c.argIs(1, "kevy-replid")) { // a replica takes its primary's replication id
+            c.reply().bulk(c.engine().replId());
+            return;
+        }
         if (c.argc() >= 2 && c.argIs(1, "feed-ack")) {
             if (c.argc() != 5) {
                 throw Call.fail(Errors.SYNTAX);
@@ -222,6 +228,7 @@ public final class ReplicationCommands {
                 ip = hostOf(c.session().channel().remoteAddress());
             }
             r.registry().register(c.session().id(), ip, (int) port);
+            c.session().replica(true); // a replica's link from now on: CLIENT LIST flags=S, TYPE replica
         }
         c.reply().ok();
     }

@@ -56,6 +56,20 @@ final class RespClient implements AutoCloseable {
         }
     }
 
+    /** The primary's end of the connection as {@code ip:port} (CLIENT LIST's {@code addr}), or "" without one. */
+    String remoteAddress() {
+        return socket == null ? "" : address((InetSocketAddress) socket.getRemoteSocketAddress());
+    }
+
+    /** This server's end of the connection as {@code ip:port} (CLIENT LIST's {@code laddr}), or "". */
+    String localAddress() {
+        return socket == null ? "" : address((InetSocketAddress) socket.getLocalSocketAddress());
+    }
+
+    private static String address(InetSocketAddress a) {
+        return a == null || a.getAddress() == null ? "" : a.getAddress().getHostAddress() + ":" + a.getPort();
+    }
+
     /** Changes how long a read waits, ms (0: for ever); a no-op over plain streams. */
     void readTimeout(int ms) throws IOException {
         if (socket != null) {

@@ -15,6 +15,7 @@ import io.kevy.persist.Fsync;
 import io.kevy.persist.Persistence;
 import io.kevy.persist.PersistenceConfig;
 import io.kevy.resp.ProtocolLimits;
+import io.kevy.server.config.ConfigRewrite;
 import io.kevy.server.config.ServerConfig;
 import io.kevy.server.config.ServerOptions;
 import io.kevy.config.Sizes;
@@ -73,6 +74,8 @@ public final class KevyServer implements AutoCloseable, Host {
     private volatile long queryBufferLimit;
     private volatile String maxmemoryClients;
     private final ClientMemory clientMemory;
+    /** CONFIG REWRITE's writer of the TOML file the server was started with; null without one. */
+    private final ConfigRewrite configRewrite;
     private EventLoopGroup group;
     private volatile Transport transport;
     private Channel serverChannel;
@@ -101,9 +104,15 @@ public final class KevyServer implements AutoCloseable, Host {
         this.maxmemoryClients = config.get(ServerOptions.MAXMEMORY_CLIENTS);
         this.clientMemory = new ClientMemory(ServerOptions.memoryOrPercent(maxmemoryClients,
                 Runtime.getRuntime().maxMemory()));
+        this.configRewrite = config.configFile().isEmpty() ? null
+                : new ConfigRewrite(java.nio.file.Path.of(config.configFile()));
         registerConfig(engine.runtimeConfig());
         kevy.replication().listeningPort(this::port);
         kevy.replication().masterAuth(config.get(ServerOptions.MASTERAUTH));
+        kevy.replication().announceIp(config.get(ServerOptions.REPLICA_ANNOUNCE_IP));
+        kevy.replication().announcePort(config.get(ServerOptions.REPLICA_ANNOUNCE_PORT));
+        kevy.replication().priority(config.get(ServerOptions.REPLICA_PRIORITY));
+        kevy.replication().readOnly(config.get(ServerOptions.REPLICA_READ_ONLY));
     }
 
     /**
@@ -371,6 +380,25 @@ public final class KevyServer implements AutoCloseable, Host {
         inputBytes.reset();
         outputBytes.reset();
         rejectedConnections.reset();
+    }
+
+    /**
+     * CONFIG REWRITE: the replication settings into the TOML file this server was started with
+     * ({@link ConfigRewrite}); Redis's error without one. Logs the outcome, never a value.
+     */
+    @Override
+    public String rewriteConfig() {
+        ConfigRewrite r = configRewrite;
+        if (r == null) {
+            return "ERR The server is running without a config file";
+        }
+        String err = r.rewrite(engine.runtimeConfig()::get);
+        if (err != null) {
+            log.warn("CONFIG REWRITE failed: {}", err);
+            return "ERR Rewriting config file: " + err;
+        }
+        log.info("CONFIG REWRITE wrote {}", config.configFile());
+        return null;
     }
 
     @Override

@@ -252,8 +252,9 @@ class ReplicationIT {
             // up: every shard's follower connection is open (they connect before the link says up)
             await().atMost(SYNC).until(() -> replica.raw().call("INFO", "replication")
                     .contains("master_link_status:up"));
-            // cut every replication connection, one per shard (the test's own is skipped: SKIPME yes)
-            assertThat(p.call("CLIENT", "KILL", "TYPE", "normal")).isEqualTo(":2\r\n");
+            // cut every replication connection, one per shard (Sentinel's TYPE normal leaves them, as Redis's)
+            assertThat(p.call("CLIENT", "KILL", "TYPE", "normal")).isEqualTo(":0\r\n");
+            assertThat(p.call("CLIENT", "KILL", "TYPE", "replica")).isEqualTo(":2\r\n");
             for (int i = 0; i < 200; i++) {
                 p.call("RPUSH", "list", Integer.toString(i));
             }
@@ -262,6 +263,73 @@ class ReplicationIT {
             assertThat(info).contains("kevy_full_syncs:1\r\n");
             assertThat(info).doesNotContain("kevy_partial_syncs:0\r\n");
         }
+    }
+
+    /**
+     * A replica's links are replicas on the primary (CLIENT LIST flags=S, TYPE replica/slave, not normal, so
+     * Sentinel's CLIENT KILL TYPE normal leaves them) and master clients on the replica (flags=M at the primary's
+     * address), as with two real redis-servers; the replica reports its primary's replication id, and a promotion
+     * moves it to master_replid2 as Redis's shiftReplicationId.
+     */
+    @Test
+    void replicaLinksAreReplicasOnThePrimaryAndMasterClientsOnTheReplica() {
+        try (TestServer primary = server(2); TestServer replica = server(2)) {
+            RawClient p = primary.raw();
+            RawClient r = replica.raw(); // each side's only normal client
+            assertThat(r.call("REPLICAOF", "127.0.0.1", Integer.toString(primary.port()))).isEqualTo("+OK\r\n");
+            await().atMost(SYNC).until(() -> r.call("INFO", "replication").contains("master_link_status:up"));
+            assertThat(clients(p.call("CLIENT", "LIST", "TYPE", "replica"))).hasSize(2) // one link per shard
+                    .allSatisfy(l -> assertThat(l).contains(" flags=S "));
+            assertThat(clients(p.call("CLIENT", "LIST", "TYPE", "slave"))).hasSize(2);
+            assertThat(p.call("CLIENT", "LIST", "TYPE", "normal")).doesNotContain(" flags=S ");
+            assertThat(p.call("CLIENT", "LIST")).contains(" flags=S ");
+            assertThat(p.call("INFO", "clients")).contains("\r\nblocked_clients:0\r\n");
+            String masters = r.call("CLIENT", "LIST", "TYPE", "master");
+            assertThat(clients(masters)).hasSize(2).allSatisfy(l -> assertThat(l).contains(" flags=M ",
+                    " addr=127.0.0.1:" + primary.port() + " ", " user=(superuser) "));
+            assertThat(r.call("CLIENT", "LIST", "TYPE", "normal")).doesNotContain(" flags=M ");
+            String id = infoField(p.call("INFO", "replication"), "master_replid");
+            assertThat(infoField(r.call("INFO", "replication"), "master_replid")).isEqualTo(id);
+
+            // Sentinel's kill on either side leaves the link; killing the link's own type makes it reconnect
+            assertThat(r.call("CLIENT", "KILL", "TYPE", "normal")).isEqualTo(":0\r\n");
+            assertThat(p.call("CLIENT", "KILL", "TYPE", "normal")).isEqualTo(":0\r\n");
+            assertThat(r.call("CLIENT", "KILL", "TYPE", "master")).isEqualTo(":2\r\n");
+            assertThat(p.call("SET", "after-master-kill", "1")).isEqualTo("+OK\r\n");
+            await().atMost(SYNC).untilAsserted(() -> assertThat(r.call("GET", "after-master-kill"))
+                    .isEqualTo("$1\r\n1\r\n"));
+            // the handshake's own connection closes once the followers are up: then one link per shard is left
+            await().atMost(SYNC).until(() -> clients(p.call("CLIENT", "LIST", "TYPE", "replica")).size() == 2);
+            assertThat(p.call("CLIENT", "KILL", "TYPE", "slave")).isEqualTo(":2\r\n");
+            assertThat(p.call("SET", "after-slave-kill", "1")).isEqualTo("+OK\r\n");
+            await().atMost(SYNC).untilAsserted(() -> assertThat(r.call("GET", "after-slave-kill"))
+                    .isEqualTo("$1\r\n1\r\n"));
+            assertThat(r.call("INFO", "replication")).contains("kevy_full_syncs:1\r\n");
+
+            // promoted: a new id, the primary's kept up to here; no master client is left
+            await().atMost(SYNC).until(() -> r.call("INFO", "replication").contains("master_link_status:up"));
+            assertThat(r.call("REPLICAOF", "NO", "ONE")).isEqualTo("+OK\r\n");
+            String info = r.call("INFO", "replication");
+            assertThat(infoField(info, "master_replid")).isNotEqualTo(id).hasSize(40);
+            assertThat(infoField(info, "master_replid2")).isEqualTo(id);
+            assertThat(Long.parseLong(infoField(info, "second_repl_offset")))
+                    .isEqualTo(Long.parseLong(infoField(info, "master_repl_offset")) + 1);
+            assertThat(clients(r.call("CLIENT", "LIST", "TYPE", "master"))).isEmpty();
+        }
+    }
+
+    /** The lines of a CLIENT LIST reply (a bulk string of lines). */
+    private static List<String> clients(String reply) {
+        return java.util.Arrays.stream(reply.split("\n")).filter(l -> l.contains("id=")).toList();
+    }
+
+    private static String infoField(String info, String name) {
+        for (String line : info.split("\r\n")) {
+            if (line.startsWith(name + ":")) {
+                return line.substring(name.length() + 1);
+            }
+        }
+        throw new AssertionError("no " + name + " in " + info);
     }
 
     @Test

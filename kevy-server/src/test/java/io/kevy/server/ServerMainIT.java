@@ -40,6 +40,43 @@ class ServerMainIT {
         assertThat(out).contains(toml + ":3: feed.feed_buffer_size: feed_buffer_size caps at 1gb per shard");
     }
 
+    /**
+     * {@code ./kevy.toml} in the working directory is the config file CONFIG REWRITE writes (as Redis's own file),
+     * and neither the file's masterauth nor the one CONFIG SET gave appears in the log.
+     */
+    @Test
+    void configRewriteWritesTheWorkingDirectorysKevyTomlAndLogsNoSecret() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path toml = dir.resolve("kevy.toml");
+        Files.writeString(toml, "# ours\n[replication]\nmasterauth = \"first-secret\"  # the primary's\n");
+        Process p = launch("--port", Integer.toString(port), "--no-aof", "--dir", dir.resolve("data").toString());
+        try {
+            Awaitility.await().atMost(30, TimeUnit.SECONDS).ignoreExceptions().untilAsserted(() -> {
+                try (RawClient c = RawClient.connect(port)) {
+                    assertThat(c.call("PING")).isEqualTo("+PONG\r\n");
+                }
+            });
+            try (RawClient c = RawClient.connect(port)) {
+                assertThat(c.call("INFO", "server")).contains("\r\nconfig_file:" + toml.toRealPath() + "\r\n");
+                assertThat(c.call("CONFIG", "SET", "masterauth", "second-secret", "replica-priority", "3"))
+                        .isEqualTo("+OK\r\n");
+                assertThat(c.call("CONFIG", "REWRITE")).isEqualTo("+OK\r\n");
+            }
+            assertThat(Files.readString(toml)).isEqualTo("# ours\n[replication]\nreplica_priority = 3\n"
+                    + "masterauth = \"second-secret\"  # the primary's\n");
+            p.destroy(); // SIGTERM
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            String out = Files.readString(dir.resolve("out.log"), StandardCharsets.UTF_8);
+            assertThat(out).contains("CONFIG REWRITE wrote").doesNotContain("first-secret")
+                    .doesNotContain("second-secret");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
     @Test
     void startsLogsItsStateAndStopsCleanlyOnSigterm() throws Exception {
         int port;

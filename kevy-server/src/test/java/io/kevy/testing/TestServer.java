@@ -1,6 +1,7 @@
 package io.kevy.testing;
 
 import io.kevy.server.KevyServer;
+import io.kevy.server.config.ConfigLoader;
 import io.kevy.server.config.ServerConfig;
 import io.kevy.server.config.ServerOption;
 import io.kevy.server.config.ServerOptions;
@@ -48,9 +49,21 @@ public final class TestServer implements AutoCloseable {
 
     /** A server whose config is the defaults (2 shards, no AOF, port 0) adjusted by {@code customizer}. */
     public static TestServer start(java.util.function.UnaryOperator<ServerConfig> customizer) {
+        return start(ServerConfig.defaults(), customizer);
+    }
+
+    /**
+     * A server started from the TOML file {@code toml} (its config file: CONFIG REWRITE writes it), with the test
+     * defaults (2 shards, no AOF, port 0, a temporary data directory) over it, then {@code customizer}.
+     */
+    public static TestServer fromFile(Path toml, java.util.function.UnaryOperator<ServerConfig> customizer) {
+        return start(ConfigLoader.load(toml, java.util.Map.of(), java.util.Map.of()), customizer);
+    }
+
+    private static TestServer start(ServerConfig base, java.util.function.UnaryOperator<ServerConfig> customizer) {
         try {
             Path dir = Files.createTempDirectory("kevy-test");
-            ServerConfig cfg = ServerConfig.defaults()
+            ServerConfig cfg = base
                     .with(ServerOptions.PORT, 0)
                     .with(ServerOptions.SHARDS, 2)
                     .with(ServerOptions.IO_THREADS, 2)

@@ -121,13 +121,14 @@ class SentinelFailoverIT {
             t.setDaemon(true);
             return t;
         });
+        Path r1Toml = work.resolve("r1.toml");
         try (ServerProcess primary = ServerProcess.start(work.resolve("primary"), "--shards",
-                Integer.toString(SHARDS), "--feed", "--no-aof"); TestServer r1 = server(); TestServer r2 = server()) {
+                Integer.toString(SHARDS), "--feed", "--no-aof"); TestServer r1 = replicaFromFile(r1Toml, primary.port());
+             TestServer r2 = server()) {
             List<TestServer> replicas = List.of(r1, r2);
-            for (TestServer r : replicas) {
-                assertThat(r.raw().call("REPLICAOF", "127.0.0.1", Integer.toString(primary.port())))
-                        .isEqualTo("+OK\r\n");
-            }
+            // r1 starts from its TOML, which names the primary; r2 has no config file and is told by REPLICAOF
+            assertThat(r2.raw().call("REPLICAOF", "127.0.0.1", Integer.toString(primary.port())))
+                    .isEqualTo("+OK\r\n");
             await().atMost(Duration.ofSeconds(30)).until(() -> {
                 try (RawClient p = primary.raw()) {
                     return p.call("INFO", "replication").contains("connected_slaves:2");
@@ -225,6 +226,20 @@ class SentinelFailoverIT {
                 System.out.printf("SentinelFailoverIT: writes through the Sentinel URI again %d ms after the kill%n",
                         (writer.firstConfirmedAfterKill - t0) / 1_000_000);
                 TestServer other = promoted == r1 ? r2 : r1;
+                // Sentinel's failover transactions (SLAVEOF, CONFIG REWRITE, CLIENT KILL, EXEC) keep r1's TOML in
+                // step: promoted, it no longer names the dead primary (a clean restart must not make it a replica
+                // of a lagging server: issue 29's drill lost a WAIT-confirmed write so); reconfigured, it names the
+                // new primary. r2's CONFIG REWRITE fails (no config file) inside EXEC without stopping its SLAVEOF.
+                String expectedReplicaof = promoted == r1 ? null : "replicaof = \"127.0.0.1 " + promoted.port() + "\"";
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                    String toml = Files.readString(r1Toml);
+                    assertThat(toml).contains("# r1, started from here", "[feed]");
+                    if (expectedReplicaof == null) {
+                        assertThat(toml).doesNotContain("replicaof");
+                    } else {
+                        assertThat(toml).contains(expectedReplicaof);
+                    }
+                });
                 long[] ends = generationEnds(promoted, oldGen);
 
                 // every write WAIT 1 confirmed, before, during and after the failover, is on the new primary
@@ -625,6 +640,13 @@ class SentinelFailoverIT {
 
     private static TestServer server() {
         return TestServer.start(c -> c.with(ServerOptions.SHARDS, 2).with(ServerOptions.FEED_ENABLED, true));
+    }
+
+    /** A replica started from a TOML file that names the primary, as a user's would. */
+    private static TestServer replicaFromFile(Path toml, int primaryPort) throws IOException {
+        Files.writeString(toml, "# r1, started from here\n[feed]\nenabled = true\n\n[replication]\n"
+                + "replicaof = \"127.0.0.1 " + primaryPort + "\"   # Sentinel's CONFIG REWRITE keeps this in step\n");
+        return TestServer.fromFile(toml, c -> c.with(ServerOptions.SHARDS, 2));
     }
 
     private static Process startSentinel(Path work, int i, int port, int primaryPort) throws IOException {

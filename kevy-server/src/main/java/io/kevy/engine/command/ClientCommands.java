@@ -201,9 +201,23 @@ final class ClientCommands {
                 + " ssub=" + subs.shardCount();
     }
 
-    /** Whether {@code s} is of client type {@code type}: pubsub while subscribed, normal otherwise (Redis). */
+    /**
+     * Whether {@code s} is of client type {@code type}, in Redis's order ({@code getClientType}): master for the
+     * sessions a replica applies its primary's frames through, replica for a replica's links on its primary, pubsub
+     * while subscribed, normal otherwise.
+     */
     private static boolean isType(String type, Session s) {
-        return type.equals(s.subscribed() ? "pubsub" : "normal");
+        return type.equals(typeOf(s));
+    }
+
+    private static String typeOf(Session s) {
+        if (s.master()) {
+            return "master";
+        }
+        if (s.replica()) {
+            return "replica";
+        }
+        return s.subscribed() ? "pubsub" : "normal";
     }
 
     /**
@@ -603,7 +617,8 @@ final class ClientCommands {
                 + " tot-mem=" + (qbuf + qbufFree + argvMem + 1024)
                 + " events=r"
                 + " cmd=" + s.lastCommand()
-                + " user=default redir=" + s.trackingRedirect() + " resp=" + s.protocol()
+                + " user=" + (s.master() ? "(superuser)" : "default") // Redis's master client has no user
+                + " redir=" + s.trackingRedirect() + " resp=" + s.protocol()
                 + " lib-name=" + s.libName()
                 + " lib-ver=" + s.libVersion();
     }

@@ -21,10 +21,13 @@ import java.util.Map;
  * CONFIG GET / SET / RESETSTAT / REWRITE / HELP over the engine's {@link RuntimeConfig} (Redis 7.0 semantics:
  * several patterns per GET, several pairs per SET applied all or nothing).
  *
- * <p>kevy differences: CONFIG REWRITE answers OK and leaves the TOML file alone, since kevy's configuration is a
- * TOML file (or flags and environment variables), not a redis.conf, and Redis Sentinel sends CONFIG REWRITE inside
- * its failover transaction (docs/operations.md, "Replication and Sentinel"). The order of CONFIG GET's pairs is
- * registration order (Redis's is its hash table's order, which clients must not rely on).
+ * <p>kevy differences: CONFIG REWRITE writes the replication settings ({@code replicaof}, {@code masterauth},
+ * {@code replica-*}) into the TOML file the server was started with, keeping its other lines and comments, and
+ * leaves the other settings' lines alone (kevy-server's {@code ConfigRewrite}); without a config file it answers
+ * Redis's {@code -ERR The server is running without a config file}. Redis Sentinel sends it inside its failover
+ * transaction, so a promoted server's file loses its {@code replicaof} (docs/operations.md, "Replication and
+ * Sentinel"). The order of CONFIG GET's pairs is registration order (Redis's is its hash table's order, which
+ * clients must not rely on).
  */
 final class ConfigCommands {
     private ConfigCommands() {
@@ -46,8 +49,8 @@ final class ConfigCommands {
                     c.reply().ok();
                 }))
                 .subcommand(sub("rewrite", 2, "Rewrite the configuration file with the in memory configuration "
-                        + "(kevy: answers OK and leaves the TOML file alone; Redis Sentinel sends it during a "
-                        + "failover)", "2.8.0", "O(1)").handler(c -> c.reply().ok()))
+                        + "(kevy: the replication settings, in the TOML file)", "2.8.0", "O(1)")
+                        .handler(ConfigCommands::rewrite))
                 .subcommand(command("help", 2).flags(LOADING, STALE).since("5.0.0")
                         .summary("Show helpful text about the different subcommands").complexity("O(1)")
                         .handler(c -> HelpReply.write(c.reply(), "CONFIG",
@@ -108,6 +111,15 @@ final class ConfigCommands {
             }
         }
         return false;
+    }
+
+    /** CONFIG REWRITE: the host writes its config file ({@link io.kevy.engine.Host#rewriteConfig}). */
+    private static void rewrite(Call c) {
+        String err = c.engine().host().rewriteConfig();
+        if (err != null) {
+            throw Call.fail(ErrorReply.of(err));
+        }
+        c.reply().ok();
     }
 
     /** CONFIG SET name value [name value ...]: all or nothing ({@link RuntimeConfig#setAll}). */

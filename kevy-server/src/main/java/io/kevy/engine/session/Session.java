@@ -47,6 +47,7 @@ public final class Session {
     private volatile BlockedClient blockedClient;
     private volatile boolean killed;
     private volatile boolean master;
+    private volatile boolean replica;
     /** A write command ran since the transport last flushed replies (appendfsync always gates those). */
     private boolean wrote;
     /** Per shard, the cursor right after this session's last write there ({@link #recordWrite}); lazily. */
@@ -194,6 +195,19 @@ public final class Session {
 
     public void master(boolean master) {
         this.master = master;
+    }
+
+    /**
+     * True for a replica's link on its primary (Redis's {@code CLIENT_SLAVE}): set once the connection announced
+     * itself with {@code REPLCONF LISTENING-PORT}. CLIENT LIST shows it with flag {@code S} and lists it under
+     * {@code TYPE replica}, not {@code normal}, so Sentinel's {@code CLIENT KILL TYPE normal} leaves it.
+     */
+    public boolean replica() {
+        return replica;
+    }
+
+    public void replica(boolean replica) {
+        this.replica = replica;
     }
 
     /** Records that a write command ran (its reply must wait for the fsync under appendfsync always). */
@@ -421,16 +435,26 @@ public final class Session {
         return t == null ? -1 : t.redirect();
     }
 
-    /** CLIENT LIST's {@code flags} field, in Redis 7.0's order ({@code catClientInfoString}: P x b t R B d). */
+    /**
+     * CLIENT LIST's {@code flags} field, in Redis 7.0's order ({@code catClientInfoString}: S M P x b t R B d). A
+     * replica's link waiting in {@code FEED.READ ... BLOCK} shows {@code S} alone, as a Redis replica, which is
+     * never blocked: the blocking read is how kevy streams to it.
+     */
     public String flags() {
         StringBuilder sb = new StringBuilder();
+        if (replica) {
+            sb.append('S');
+        }
+        if (master) {
+            sb.append('M');
+        }
         if (subscribed()) {
             sb.append('P');
         }
         if (multiQueue != null) {
             sb.append('x');
         }
-        if (blockedClient != null) {
+        if (blockedClient != null && !replica) {
             sb.append('b');
         }
         TrackingState t = tracking;

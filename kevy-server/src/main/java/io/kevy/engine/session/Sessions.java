@@ -58,11 +58,11 @@ public final class Sessions {
         return live.size();
     }
 
-    /** Number of sessions parked on a blocking command. */
+    /** Number of sessions parked on a blocking command (INFO's {@code blocked_clients}), replicas' links left out. */
     public int blockedCount() {
         int n = 0;
         for (Session s : live.values()) {
-            if (s.blocked()) {
+            if (s.blocked() && !s.replica()) { // a replica's streaming read is no blocked client (Redis)
                 n++;
             }
         }

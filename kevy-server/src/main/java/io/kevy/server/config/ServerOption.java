@@ -66,6 +66,16 @@ public final class ServerOption<T> {
         return new ServerOption<>(option.defaultDocs(markdown));
     }
 
+    /** This option, secret: its value is never logged or printed ({@link Option#secret()}). */
+    ServerOption<T> secret() {
+        return new ServerOption<>(option.secret());
+    }
+
+    /** Whether the value is a secret (never logged or printed). */
+    public boolean isSecret() {
+        return option.isSecret();
+    }
+
     /**
      * Parses a value read from TOML (Long, Double, Boolean, String, ...).
      *

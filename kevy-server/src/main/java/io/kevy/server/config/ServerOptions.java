@@ -37,7 +37,7 @@ public final class ServerOptions {
                 return s;
             });
     public static final ServerOption<String> REQUIREPASS = ServerOption.string("requirepass", "KEVY_REQUIREPASS", "",
-            "Password clients must `AUTH` with. Never logged.", s -> s).defaultDocs("empty");
+            "Password clients must `AUTH` with. Never logged.", s -> s).defaultDocs("empty").secret();
     public static final ServerOption<Integer> MAXCLIENTS = ServerOption.integer("maxclients", "KEVY_MAXCLIENTS",
             () -> 10000, 1, 1_000_000, "Most simultaneous client connections; more are refused with "
                     + "`-ERR max number of clients reached`.");
@@ -155,14 +155,28 @@ public final class ServerOptions {
                     + "empty: a primary.", ServerOptions::replicaOf).defaultDocs("empty");
     public static final ServerOption<String> MASTERAUTH = ServerOption.string("replication.masterauth",
             "KEVY_MASTERAUTH", "", "Password a replica sends to its primary (`AUTH`). Never logged.", s -> s)
-            .defaultDocs("empty");
+            .defaultDocs("empty").secret();
+    public static final ServerOption<String> REPLICA_ANNOUNCE_IP = ServerOption.string(
+            "replication.replica_announce_ip", "KEVY_REPLICA_ANNOUNCE_IP", "", "Address this replica gives its "
+                    + "primary to show in `INFO`/`ROLE` (and so to Sentinel), as Redis's `replica-announce-ip`; "
+                    + "empty: the connection's address.", String::trim).defaultDocs("empty");
+    public static final ServerOption<Integer> REPLICA_ANNOUNCE_PORT = ServerOption.integer(
+            "replication.replica_announce_port", "KEVY_REPLICA_ANNOUNCE_PORT", () -> 0, 0, 65535, "Port this "
+                    + "replica gives its primary, as Redis's `replica-announce-port`; `0`: the port it listens on.");
+    public static final ServerOption<Integer> REPLICA_PRIORITY = ServerOption.integer("replication.replica_priority",
+            "KEVY_REPLICA_PRIORITY", () -> 100, 0, Integer.MAX_VALUE, "Sentinel promotes the replica with the "
+                    + "lowest priority first and never one with `0` (Redis's `replica-priority`).");
+    public static final ServerOption<Boolean> REPLICA_READ_ONLY = ServerOption.bool("replication.replica_read_only",
+            "KEVY_REPLICA_READ_ONLY", true, "A replica refuses ordinary writes with `-READONLY` (Redis's "
+                    + "`replica-read-only`).");
 
     /** Every option, in documentation order. */
     public static final List<ServerOption<?>> ALL = List.of(BIND, PORT, SHARDS, DIR, REQUIREPASS, MAXCLIENTS,
             IO_THREADS, TRANSPORT, HZ, PROTO_MAX_BULK_LEN, PROTO_MAX_MULTIBULK_LEN, CLIENT_OUTPUT_BUFFER_LIMIT,
             CLIENT_QUERY_BUFFER_LIMIT, MAXMEMORY_CLIENTS, CLIENT_OUTPUT_BUFFER_LIMIT_PUBSUB, NOTIFY_KEYSPACE_EVENTS,
             AOF, APPENDFSYNC, SAVE, AUTO_AOF_REWRITE_PERCENTAGE, AUTO_AOF_REWRITE_MIN_SIZE, AOF_LOAD_CORRUPT,
-            REDISTRIBUTE, FEED_ENABLED, FEED_BUFFER_SIZE, REPLICAOF, MASTERAUTH);
+            REDISTRIBUTE, FEED_ENABLED, FEED_BUFFER_SIZE, REPLICAOF, MASTERAUTH, REPLICA_ANNOUNCE_IP,
+            REPLICA_ANNOUNCE_PORT, REPLICA_PRIORITY, REPLICA_READ_ONLY);
 
     /** Checks {@code replicaof}: empty, or a host and a port in 1..65535 separated by blanks. */
     static String replicaOf(String s) {

@@ -197,9 +197,12 @@ class ConfigCommandsIT {
         assertThat(raw.call("CONFIG", "SET", "maxclients", "10000", "hz", "10")).isEqualTo("+OK\r\n");
     }
 
+    /** Both run without a config file (ConfigRewriteIT rewrites one). */
     @Test
-    void rewriteAnswersOkAndLeavesTheTomlAlone() { // Sentinel sends it inside its failover transaction
-        assertThat(oracle.kevy().raw().call("CONFIG", "REWRITE")).isEqualTo("+OK\r\n");
+    void rewriteWithoutAConfigFileAnswersRedisError() {
+        oracle.same("CONFIG", "REWRITE");
+        assertThat(oracle.kevy().raw().call("CONFIG", "REWRITE"))
+                .isEqualTo("-ERR The server is running without a config file\r\n");
         oracle.same("CONFIG", "REWRITE", "x");
     }
 

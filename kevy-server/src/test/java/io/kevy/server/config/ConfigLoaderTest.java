@@ -45,6 +45,37 @@ class ConfigLoaderTest {
         assertThat(c.get(ServerOptions.BIND)).isEqualTo("127.0.0.1");
     }
 
+    /** The replica settings CONFIG SET had alone (issue 29) are options: TOML, environment, errors with the key. */
+    @Test
+    void replicaSettingsComeFromTheTomlAndTheEnvironment() throws IOException {
+        Path f = toml("[replication]\nreplicaof = \"10.0.0.1 6004\"\nmasterauth = \"pw\"\n"
+                + "replica_announce_ip = \"10.9.8.7\"\nreplica_announce_port = 7777\nreplica_priority = 0\n"
+                + "replica_read_only = false\n");
+        ServerConfig c = ConfigLoader.load(f, Map.of("KEVY_REPLICA_PRIORITY", "5"), Map.of());
+        assertThat(c.get(ServerOptions.REPLICAOF)).isEqualTo("10.0.0.1 6004");
+        assertThat(c.get(ServerOptions.MASTERAUTH)).isEqualTo("pw");
+        assertThat(c.get(ServerOptions.REPLICA_ANNOUNCE_IP)).isEqualTo("10.9.8.7");
+        assertThat(c.get(ServerOptions.REPLICA_ANNOUNCE_PORT)).isEqualTo(7777);
+        assertThat(c.get(ServerOptions.REPLICA_PRIORITY)).isEqualTo(5);
+        assertThat(c.get(ServerOptions.REPLICA_READ_ONLY)).isFalse();
+        ServerConfig d = ConfigLoader.load(null, Map.of("KEVY_REPLICA_READ_ONLY", "no",
+                "KEVY_REPLICA_ANNOUNCE_PORT", "1", "KEVY_MASTERAUTH", "x"), Map.of());
+        assertThat(d.get(ServerOptions.REPLICA_READ_ONLY)).isFalse();
+        assertThat(d.get(ServerOptions.REPLICA_ANNOUNCE_PORT)).isEqualTo(1);
+        assertThat(ServerOptions.MASTERAUTH.isSecret()).isTrue();
+        assertThat(ServerOptions.REQUIREPASS.isSecret()).isTrue();
+        assertThatThrownBy(() -> ConfigLoader.load(toml("[replication]\nreplica_announce_port = 70000\n"),
+                Map.of(), Map.of())).isInstanceOf(ConfigException.class).hasMessageEndingWith(
+                "kevy.toml:2: replication.replica_announce_port: must be between 0 and 65535, got 70000");
+        assertThatThrownBy(() -> ConfigLoader.load(toml("[replication]\nmasterauth = 12345678\n"), Map.of(),
+                Map.of())).isInstanceOf(ConfigException.class).hasMessageEndingWith("kevy.toml:2: "
+                + "replication.masterauth: must be a string (the value is not shown: it is a secret)")
+                .hasMessageNotContaining("12345678");
+        assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("KEVY_REPLICA_PRIORITY", "-1"), Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessage("environment variable KEVY_REPLICA_PRIORITY "
+                        + "(replication.replica_priority): must be between 0 and 2147483647, got -1");
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "port = 7000\\nbogus = 1|kevy.toml:2: bogus: unknown key",
