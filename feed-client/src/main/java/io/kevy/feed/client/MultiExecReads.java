@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  *       (an absent key: TYPE alone; PTTL where the server has no PEXPIRETIME). FEED.TAIL comes last, so a lazy
  *       expiry the reads cause is below the cursor, as with FEED.VALUE.</li>
  * </ol>
- * A key whose type inside EXEC is not the one TYPE answered (it changed in between) is read again in a new
- * transaction with the type EXEC saw, up to {@value #ATTEMPTS} transactions in all.
+ * A key whose type inside EXEC is not the one TYPE answered (it changed in between) is read again in one more
+ * transaction that holds the read of every type (GET, LRANGE, SMEMBERS, ZRANGE, HGETALL, XRANGE: the others
+ * answer WRONGTYPE inside EXEC), so a key whose type keeps changing is read in two transactions at most.
  *
  * <p>When the server refuses the transaction (MULTI unknown, FEED.TAIL refused while queued or failing inside
  * EXEC, EXEC failing, a reply of another shape), the reads fall back, from then on and with one WARN line, to
@@ -38,8 +39,11 @@ final class MultiExecReads {
     private static final Logger LOG = LoggerFactory.getLogger(MultiExecReads.class);
     /** Keys of one shard per MULTI/EXEC: bounds how long one EXEC holds the server's locks. */
     static final int KEYS_PER_EXEC = 64;
-    /** Transactions a key gets when its type keeps changing between TYPE and EXEC. */
-    static final int ATTEMPTS = 5;
+    /** Transactions a key gets at most: its type's, then every type's (and once more without PEXPIRETIME). */
+    static final int ATTEMPTS = 3;
+    /** The types with a whole-value read, in the order a transaction of every read queues them. */
+    private static final ValueType[] READ_TYPES = {ValueType.STRING, ValueType.LIST, ValueType.SET, ValueType.ZSET,
+        ValueType.HASH, ValueType.STREAM};
     private static final byte[] MULTI = AbstractFeedSource.ascii("MULTI");
     private static final byte[] EXEC = AbstractFeedSource.ascii("EXEC");
     private static final byte[] FEED_TAIL = AbstractFeedSource.ascii("FEED.TAIL");
@@ -80,7 +84,7 @@ final class MultiExecReads {
             for (int i = 0; i < keys.size(); i++) {
                 all.add(i);
             }
-            return attempt(keys, shardCount, type, all, out, 1);
+            return attempt(keys, shardCount, type, all, out, false, 1);
         });
     }
 
@@ -111,11 +115,12 @@ final class MultiExecReads {
     }
 
     /**
-     * Reads the keys at {@code pending} (indexes into {@code keys}) in transactions, their types guessed as
-     * {@code type}, into {@code out}; keys whose type changed go round again.
+     * Reads the keys at {@code pending} (indexes into {@code keys}) in transactions into {@code out}, each with
+     * the read of its type as {@code type} guesses it, or with the read of every type ({@code everyRead}); keys
+     * whose type changed go round again with every read.
      */
     private CompletableFuture<List<KeyRead>> attempt(List<byte[]> keys, int shardCount, ValueType[] type,
-            List<Integer> pending, KeyRead[] out, int attempt) {
+            List<Integer> pending, KeyRead[] out, boolean everyRead, int attempt) {
         boolean withExpireTime = source.pexpiretime;
         Map<Integer, List<Tx>> byShard = new LinkedHashMap<>();
         List<Tx> txs = new ArrayList<>();
@@ -132,13 +137,16 @@ final class MultiExecReads {
             tx.keys.add(i);
             byte[] k = keys.get(i);
             tx.commands.add(new byte[][] {AbstractFeedSource.TYPE, k});
-            if (type[i] != null) {
+            if (everyRead || type[i] != null) {
                 tx.commands.add(new byte[][] {withExpireTime ? AbstractFeedSource.PEXPIRETIME
                         : AbstractFeedSource.PTTL, k});
-                byte[][] read = AbstractFeedSource.valueRead(type[i], k);
-                if (read != null) {
-                    tx.commands.add(read);
+            }
+            if (everyRead) {
+                for (ValueType t : READ_TYPES) {
+                    tx.commands.add(AbstractFeedSource.valueRead(t, k));
                 }
+            } else if (type[i] != null && AbstractFeedSource.valueRead(type[i], k) != null) {
+                tx.commands.add(AbstractFeedSource.valueRead(type[i], k));
             }
         }
         for (Tx tx : txs) {
@@ -155,6 +163,7 @@ final class MultiExecReads {
         CompletableFuture<?>[] replies = AbstractFeedSource.futures(source.callAll(argvs, arrays));
         return CompletableFuture.allOf(AbstractFeedSource.handled(replies)).thenCompose(done -> {
             List<Integer> again = new ArrayList<>();
+            boolean pexpiretimeRefused = false;
             long now = System.currentTimeMillis();
             try {
                 for (Tx tx : txs) {
@@ -162,12 +171,13 @@ final class MultiExecReads {
                     if (exec == null) { // PEXPIRETIME refused while queued: this server has none
                         source.pexpiretime = false;
                         again.addAll(tx.keys);
+                        pexpiretimeRefused = true;
                         continue;
                     }
                     Cursor at = tail(tx.shard, exec.get(exec.size() - 1));
                     int e = 0;
                     for (int i : tx.keys) {
-                        e = read(keys.get(i), i, type, exec, e, at, withExpireTime, now, out, again);
+                        e = read(keys.get(i), i, type, exec, e, at, withExpireTime, everyRead, now, out, again);
                     }
                 }
             } catch (Refused r) {
@@ -183,7 +193,7 @@ final class MultiExecReads {
                 return CompletableFuture.failedFuture(new KevyProtocolException("key "
                         + new String(k, StandardCharsets.UTF_8) + " kept changing type while being read"));
             }
-            return attempt(keys, shardCount, type, again, out, attempt + 1);
+            return attempt(keys, shardCount, type, again, out, everyRead || !pexpiretimeRefused, attempt + 1);
         });
     }
 
@@ -254,16 +264,24 @@ final class MultiExecReads {
      * {@code i} to {@code again} (with its new type) when its type changed; returns the index after its replies.
      */
     private static int read(byte[] key, int i, ValueType[] type, List<?> exec, int e, Cursor at,
-            boolean withExpireTime, long now, KeyRead[] out, List<Integer> again) {
+            boolean withExpireTime, boolean everyRead, long now, KeyRead[] out, List<Integer> again) {
         ValueType guessed = type[i];
         ValueType seen = typeOf(element(exec.get(e++), key, "TYPE"));
         Object expire = null;
         Object value = List.of();
-        if (guessed != null) {
+        if (everyRead || guessed != null) {
             expire = element(exec.get(e++), key, withExpireTime ? "PEXPIRETIME" : "PTTL");
-            if (AbstractFeedSource.valueRead(guessed, key) != null) {
-                value = exec.get(e++);
+        }
+        if (everyRead) {
+            for (ValueType t : READ_TYPES) {
+                Object reply = exec.get(e++);
+                if (t == seen) {
+                    value = reply;
+                }
             }
+            guessed = seen;
+        } else if (guessed != null && AbstractFeedSource.valueRead(guessed, key) != null) {
+            value = exec.get(e++);
         }
         if (seen == null) {
             out[i] = new KeyRead(key, at, null, true);
@@ -274,7 +292,7 @@ final class MultiExecReads {
             again.add(i);
             return e;
         }
-        element(value, key, guessed.word() + " read");
+        element(value, key, seen.word() + " read");
         long t = (Long) expire;
         long pttl = withExpireTime ? (t < 0 ? t : Math.max(0, t - now)) : t;
         KeySnapshot snap = AbstractFeedSource.toSnapshot(key, guessed, value, pttl).orElse(null);

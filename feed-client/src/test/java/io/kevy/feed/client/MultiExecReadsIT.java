@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
  * The reads of a server without FEED.VALUE ({@link MultiExecReads}), on our server behind a source that rewrites
  * what upstream kevy would not know into unknown commands (FEED.VALUE always; PEXPIRETIME, MULTI or FEED.TAIL
  * inside MULTI per test): each key read in MULTI/EXEC with its shard's FEED.TAIL, exactly; FEED.VALUE refused
- * once however many reads start together; a key whose type changes between TYPE and EXEC read again; PTTL when
- * PEXPIRETIME is unknown; and, when the server refuses the transaction, the plain reads (not exact).
+ * once however many reads start together; a key whose type changes between TYPE and EXEC read again, with the
+ * read of every type; PTTL when PEXPIRETIME is unknown; and, when the server refuses the transaction, the plain
+ * reads (not exact).
  */
 class MultiExecReadsIT {
     private static final int SHARDS = 4;
@@ -198,20 +199,24 @@ class MultiExecReadsIT {
     }
 
     @Test
-    void aKeyWhoseTypeChangesBetweenTypeAndExecIsReadAgain() throws Exception {
+    void aKeyWhoseTypeKeepsChangingIsReadAgainWithEveryTypesRead() throws Exception {
         List<byte[]> keys = keys();
         AtomicInteger multis = new AtomicInteger();
         source.beforeMulti = b -> {
-            if (multis.getAndIncrement() == 0) { // after TYPE, before the first transaction
+            int n = multis.getAndIncrement();
+            if (n == 0) { // after TYPE, before the first transaction: s a list, absent a set
                 raw.call("DEL", "s", "absent");
                 raw.call("RPUSH", "s", "now", "a", "list");
                 raw.call("SADD", "absent", "appeared");
+            } else if (n == 1) { // before the second, which holds every type's read: s a hash, absent gone
+                raw.call("DEL", "s", "absent");
+                raw.call("HSET", "s", "f", "v");
             }
         };
         List<KeyRead> reads = get(source.reads(keys, SHARDS));
-        assertThat(multis.get()).as("the changed keys went round again").isEqualTo(2);
+        assertThat(multis.get()).as("the changed keys went round once more, with every type's read").isEqualTo(2);
         assertThat(describe(reads)).isEqualTo(expected(keys));
-        assertThat(describe(reads)).contains("s list [now, a, list] -1", "absent set [appeared] -1");
+        assertThat(describe(reads)).contains("s hash [f, v] -1", "absent none");
         assertThat(reads).allMatch(KeyRead::exact);
     }
 
