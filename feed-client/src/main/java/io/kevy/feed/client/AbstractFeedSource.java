@@ -146,6 +146,15 @@ abstract class AbstractFeedSource implements FeedSource {
         });
     }
 
+    /**
+     * This source as if the server had answered FEED.VALUE with "unknown command": {@link #reads} are
+     * {@link MultiExecReads}' from the start ({@code bench/rebuild.sh --read plain} measures them on our server).
+     */
+    AbstractFeedSource withoutFeedValue() {
+        feedValue = false;
+        return this;
+    }
+
     /** The fallback of a server without FEED.VALUE when MULTI/EXEC is refused too: the interface's default. */
     CompletionStage<List<KeyRead>> plainReads(List<byte[]> keys, int shardCount) {
         return FeedSource.super.reads(keys, shardCount);

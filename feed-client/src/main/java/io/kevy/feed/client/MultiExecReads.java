@@ -19,13 +19,17 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>{@code TYPE} of every key: the value read depends on the type, and a transaction cannot branch;</li>
  *   <li>per shard, up to {@value #KEYS_PER_EXEC} keys at a time:
- *       {@code MULTI, (TYPE k, PEXPIRETIME k, <the read for k's type>) ..., FEED.TAIL <shard>, EXEC}
- *       (an absent key: TYPE alone; PTTL where the server has no PEXPIRETIME). FEED.TAIL comes last, so a lazy
- *       expiry the reads cause is below the cursor, as with FEED.VALUE.</li>
+ *       {@code MULTI, (PEXPIRETIME k, <the read for k's type>) ..., FEED.TAIL <shard>, EXEC} (PTTL where the
+ *       server has no PEXPIRETIME). The read tells whether the type is still the one TYPE answered: GET, LRANGE,
+ *       SMEMBERS, ZRANGE and HGETALL answer WRONGTYPE for another type, nil or empty for a missing key; a stream
+ *       (XRANGE is empty for an empty stream too), another type and a missing key get {@code TYPE k} inside the
+ *       transaction as well. FEED.TAIL comes last, so a lazy expiry the reads cause is below the cursor, as
+ *       with FEED.VALUE.</li>
  * </ol>
- * A key whose type inside EXEC is not the one TYPE answered (it changed in between) is read again in one more
- * transaction that holds the read of every type (GET, LRANGE, SMEMBERS, ZRANGE, HGETALL, XRANGE: the others
- * answer WRONGTYPE inside EXEC), so a key whose type keeps changing is read in two transactions at most.
+ * A key whose type changed between TYPE and EXEC is read again in one more transaction that holds TYPE and the
+ * read of every type (the others answer WRONGTYPE inside EXEC), so a key whose type keeps changing is read in
+ * two transactions at most. Per key that is the three commands of the non-atomic reads (TYPE, PEXPIRETIME, the
+ * read), plus MULTI, FEED.TAIL and EXEC per transaction.
  *
  * <p>When the server refuses the transaction (MULTI unknown, FEED.TAIL refused while queued or failing inside
  * EXEC, EXEC failing, a reply of another shape), the reads fall back, from then on and with one WARN line, to
@@ -136,7 +140,9 @@ final class MultiExecReads {
             Tx tx = open.get(open.size() - 1);
             tx.keys.add(i);
             byte[] k = keys.get(i);
-            tx.commands.add(new byte[][] {AbstractFeedSource.TYPE, k});
+            if (everyRead || !selfChecking(type[i])) {
+                tx.commands.add(new byte[][] {AbstractFeedSource.TYPE, k});
+            }
             if (everyRead || type[i] != null) {
                 tx.commands.add(new byte[][] {withExpireTime ? AbstractFeedSource.PEXPIRETIME
                         : AbstractFeedSource.PTTL, k});
@@ -260,13 +266,23 @@ final class MultiExecReads {
     }
 
     /**
+     * True when the read of {@code type} tells a key of another type (WRONGTYPE) and a missing key (nil, empty)
+     * apart from a key of the type, so the transaction needs no TYPE: not for a stream (XRANGE of an empty stream
+     * is empty), another type or a missing key.
+     */
+    private static boolean selfChecking(ValueType type) {
+        return type != null && type != ValueType.STREAM && type != ValueType.OTHER;
+    }
+
+    /**
      * Sets {@code out[i]} from the replies of key {@code i} in {@code exec} from index {@code e}, or adds
-     * {@code i} to {@code again} (with its new type) when its type changed; returns the index after its replies.
+     * {@code i} to {@code again} when its type changed; returns the index after its replies.
      */
     private static int read(byte[] key, int i, ValueType[] type, List<?> exec, int e, Cursor at,
             boolean withExpireTime, boolean everyRead, long now, KeyRead[] out, List<Integer> again) {
         ValueType guessed = type[i];
-        ValueType seen = typeOf(element(exec.get(e++), key, "TYPE"));
+        boolean withType = everyRead || !selfChecking(guessed);
+        ValueType seen = withType ? typeOf(element(exec.get(e++), key, "TYPE")) : guessed;
         Object expire = null;
         Object value = List.of();
         if (everyRead || guessed != null) {
@@ -282,6 +298,10 @@ final class MultiExecReads {
             guessed = seen;
         } else if (guessed != null && AbstractFeedSource.valueRead(guessed, key) != null) {
             value = exec.get(e++);
+        }
+        if (!withType && value instanceof ReplyOutput.ErrorElement err && err.message().startsWith("WRONGTYPE")) {
+            again.add(i); // another type now
+            return e;
         }
         if (seen == null) {
             out[i] = new KeyRead(key, at, null, true);
