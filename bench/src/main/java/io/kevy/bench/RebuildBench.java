@@ -80,7 +80,7 @@ public final class RebuildBench {
             String params = keys + " keys under rb: among " + others + " others, remote, ScanRebuild SCAN COUNT "
                     + ScanRebuild.DEFAULT_SCAN_COUNT + ", batch " + ScanRebuild.DEFAULT_BATCH_SIZE + ", reads " + read
                     + (read.equals("exact") ? " (FEED.VALUE)" : read.equals("plain")
-                            ? " (TYPE, then MULTI TYPE/PEXPIRETIME/GET ... FEED.TAIL EXEC)"
+                            ? " (TYPE, then per shard MULTI PEXPIRETIME/GET ... FEED.TAIL EXEC)"
                             : " (FEED.TAIL, TYPE/PEXPIRETIME, GET)");
             double secs = r.duration().toNanos() / 1e9;
             out.figure("rebuild.duration", secs, "s", params);
