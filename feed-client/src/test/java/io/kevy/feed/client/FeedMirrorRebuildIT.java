@@ -23,7 +23,10 @@ import org.junit.jupiter.api.Test;
  * {@code -Dkevy.mirror.seed=s} replays a run (the seed is printed).
  */
 class FeedMirrorRebuildIT {
-    /** The 50 (about 80 s for the five tests on a 2-core machine). */
+    /**
+     * The issue's 50: about 90 s for the five tests on a shared 2-core machine (63 s for the three before the
+     * upstream runs took the whole workload on 1 and 4 shards).
+     */
     static final int ROUNDS = 50;
     /** Rounds of the run over plain (not exact) reads. */
     static final int PLAIN_ROUNDS = 10;
