@@ -4,9 +4,11 @@
 # rebuild's duration, the wall time from consumer start, keys/s. Runs io.kevy.bench.RebuildBench from
 # bench/target/benchmarks.jar against a fresh server process (feed on, AOF off, snapshots off).
 #
-# Usage: bench/rebuild.sh [--csv] [--quick] [--keys N] [--others N] [--read exact|plain]
-#   --read    exact (default): FEED.VALUE per key (exact rebuilds); plain: FEED.TAIL per page, then TYPE and the
-#             value reads (the upstream fallback, the reads before exact rebuilds)
+# Usage: bench/rebuild.sh [--csv] [--quick] [--keys N] [--others N] [--read exact|plain|nomulti]
+#   --read    exact (default): FEED.VALUE per key (exact rebuilds); plain: the reads of a server without FEED.VALUE
+#             (upstream kevy): TYPE per page, then per shard MULTI, each key's TYPE/PEXPIRETIME/value read, FEED.TAIL,
+#             EXEC (exact too where EXEC is atomic); nomulti: the reads of a server without MULTI either, FEED.TAIL
+#             per page, then TYPE and the value reads (not exact; the reads before exact rebuilds)
 #   --quick   200k keys among 200k others
 #   --csv     machine-readable: a "# machine: ..." line, then figure,value,unit,params
 # Env: SERVER_JAVA_OPTS, HARNESS_JAVA_OPTS extra JVM options for the kevy server and the Java harness
@@ -24,7 +26,7 @@ while [[ $# -gt 0 ]]; do
     --keys) need_value rebuild.sh "$1" "$@"; KEYS="$2"; shift ;;
     --others) need_value rebuild.sh "$1" "$@"; OTHERS="$2"; shift ;;
     --read) need_value rebuild.sh "$1" "$@"; READ="$2"; shift
-            [[ $READ == exact || $READ == plain ]] || { echo "rebuild.sh: --read is exact or plain, got $READ" >&2; exit 2; } ;;
+            [[ $READ == exact || $READ == plain || $READ == nomulti ]] || { echo "rebuild.sh: --read is exact, plain or nomulti, got $READ" >&2; exit 2; } ;;
     -h|--help) usage; exit 0 ;;
     *) echo "rebuild.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac

@@ -11,9 +11,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
- * A source that forwards everything but {@link FeedSource#reads}, so a rebuild uses its default: the fallback for
- * upstream kevy (FEED.TAIL of the page's shards, then TYPE / PEXPIRETIME and the value reads: the reads of the
- * rebuild before exact rebuilds, plus one FEED.TAIL round trip per page). {@code bench/rebuild.sh --read plain}.
+ * A source that forwards everything but {@link FeedSource#reads}, so a rebuild uses its default: the last fallback,
+ * for a server with neither FEED.VALUE nor MULTI (FEED.TAIL of the page's shards, then TYPE / PEXPIRETIME and the
+ * value reads: the reads of the rebuild before exact rebuilds, plus one FEED.TAIL round trip per page).
+ * {@code bench/rebuild.sh --read nomulti}.
  */
 final class PlainReadsSource implements FeedSource {
     private final FeedSource inner;

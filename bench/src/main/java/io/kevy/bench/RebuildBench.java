@@ -1,6 +1,7 @@
 package io.kevy.bench;
 
 import io.kevy.feed.client.Batch;
+import io.kevy.feed.client.BenchSources;
 import io.kevy.feed.client.ConsumerListener;
 import io.kevy.feed.client.FeedConsumer;
 import io.kevy.feed.client.FeedSource;
@@ -22,7 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * default SCAN COUNT and batch size, and a handler that counts SNAPSHOT entries; the figures are the rebuild's
  * own duration ({@link RebuildResult#duration()}), the wall time from start to its end (connection and tail
  * queries included), and keys per second. Options: {@code --port}, {@code --keys}, {@code --others},
- * {@code --read exact|plain} (exact: FEED.VALUE per key, the default; plain: {@link PlainReadsSource}),
+ * {@code --read exact|plain|nomulti} (exact: FEED.VALUE per key, the default; plain: the reads of a server without
+ * FEED.VALUE, upstream kevy's, each key in MULTI/EXEC with its shard's FEED.TAIL, {@link BenchSources}; nomulti:
+ * the reads of a server without MULTI either, FEED.TAIL then the plain reads, {@link PlainReadsSource}),
  * {@code --csv}.
  */
 public final class RebuildBench {
@@ -36,8 +39,8 @@ public final class RebuildBench {
         int keys = a.integer("keys", 1_000_000);
         int others = a.integer("others", 1_000_000);
         String read = a.string("read", "exact");
-        if (!read.equals("exact") && !read.equals("plain")) {
-            throw new IllegalArgumentException("--read must be exact or plain, got " + read);
+        if (!read.equals("exact") && !read.equals("plain") && !read.equals("nomulti")) {
+            throw new IllegalArgumentException("--read must be exact, plain or nomulti, got " + read);
         }
         String uri = "redis://127.0.0.1:" + port;
         RedisClient client = RedisClient.create(uri);
@@ -50,7 +53,8 @@ public final class RebuildBench {
         AtomicLong entries = new AtomicLong();
         CompletableFuture<RebuildResult> done = new CompletableFuture<>();
         FeedConsumer<byte[], byte[]> consumer = FeedConsumer.builder(ByteArrayCodec.INSTANCE)
-                .source(read.equals("exact") ? FeedSource.connect(uri) : new PlainReadsSource(FeedSource.connect(uri)))
+                .source(read.equals("exact") ? FeedSource.connect(uri) : read.equals("plain")
+                        ? BenchSources.withoutFeedValue(uri) : new PlainReadsSource(FeedSource.connect(uri)))
                 .name("bench-rebuild").prefixes("rb:")
                 .startFrom(StartFrom.REBUILD).onRebuild(ScanRebuild.create())
                 .handler(b -> {
@@ -75,7 +79,9 @@ public final class RebuildBench {
             }
             String params = keys + " keys under rb: among " + others + " others, remote, ScanRebuild SCAN COUNT "
                     + ScanRebuild.DEFAULT_SCAN_COUNT + ", batch " + ScanRebuild.DEFAULT_BATCH_SIZE + ", reads " + read
-                    + (read.equals("exact") ? " (FEED.VALUE)" : " (FEED.TAIL, TYPE/PEXPIRETIME, GET)");
+                    + (read.equals("exact") ? " (FEED.VALUE)" : read.equals("plain")
+                            ? " (TYPE, then per shard MULTI PEXPIRETIME/GET ... FEED.TAIL EXEC)"
+                            : " (FEED.TAIL, TYPE/PEXPIRETIME, GET)");
             double secs = r.duration().toNanos() / 1e9;
             out.figure("rebuild.duration", secs, "s", params);
             out.figure("rebuild.wall", wall, "s", "from consumer start to the rebuild's end");

@@ -34,7 +34,7 @@ abstract class AbstractFeedSource implements FeedSource {
     }
 
     /** False once the server answered PEXPIRETIME with an error (upstream without it): not sent again. */
-    private volatile boolean pexpiretime = true;
+    volatile boolean pexpiretime = true;
 
     static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
@@ -90,17 +90,36 @@ abstract class AbstractFeedSource implements FeedSource {
         return snapshots(keys, 1);
     }
 
-    /** False once the server answered FEED.VALUE with "unknown command" (upstream kevy): the fallback from then on. */
-    private volatile boolean feedValue = true;
+    /**
+     * Null until the server answered a first FEED.VALUE, then whether it has the command: false after its
+     * "unknown command" (upstream kevy), and {@link #reads} never sends it again.
+     */
+    private volatile Boolean feedValue;
+    /** The one FEED.VALUE sent while {@link #feedValue} is unknown; the reads that start meanwhile wait for it. */
+    private final java.util.concurrent.atomic.AtomicReference<CompletableFuture<Boolean>> feedValueProbe =
+            new java.util.concurrent.atomic.AtomicReference<>();
+    /** The reads of a server without FEED.VALUE. */
+    private final MultiExecReads multiExecReads = new MultiExecReads(this);
 
     /**
-     * {@code FEED.VALUE} of every key in one pipeline (exact reads, {@link KeyRead#exact()}); when the server
-     * does not know the command (upstream kevy) the {@link FeedSource#reads fallback} from then on.
+     * {@code FEED.VALUE} of every key in one pipeline (exact reads, {@link KeyRead#exact()}). Until the server has
+     * answered one FEED.VALUE, one key's is sent alone first (every other read waits for it), so a server without
+     * the command (upstream kevy) refuses it once per source, not once per key of a pipeline in flight; from then
+     * on the keys are read with their shard's FEED.TAIL in MULTI/EXEC ({@link MultiExecReads}: exact too when the
+     * server runs EXEC atomically), or, when the server refuses that, with the {@link FeedSource#reads default}
+     * (FEED.TAIL, then the plain reads: not exact).
      */
     @Override
     public CompletionStage<List<KeyRead>> reads(List<byte[]> keys, int shardCount) {
-        if (!feedValue || keys.isEmpty()) {
-            return FeedSource.super.reads(keys, shardCount);
+        if (keys.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        Boolean known = feedValue;
+        if (known == null) {
+            return probeFeedValue(keys.get(0)).thenCompose(x -> reads(keys, shardCount));
+        }
+        if (!known) {
+            return multiExecReads.reads(keys, shardCount);
         }
         List<byte[][]> argvs = new ArrayList<>(keys.size());
         for (byte[] k : keys) {
@@ -114,9 +133,9 @@ abstract class AbstractFeedSource implements FeedSource {
             long now = System.currentTimeMillis();
             for (int i = 0; i < replies.length; i++) {
                 Throwable err = failure(replies[i]);
-                if (err instanceof KevyServerException e && e.getMessage().startsWith("ERR unknown command")) {
+                if (refusesFeedValue(err)) { // another server behind the same address (a failover to upstream)
                     feedValue = false;
-                    return FeedSource.super.reads(keys, shardCount);
+                    return multiExecReads.reads(keys, shardCount);
                 }
                 if (err != null) {
                     return CompletableFuture.failedFuture(err);
@@ -125,6 +144,45 @@ abstract class AbstractFeedSource implements FeedSource {
             }
             return CompletableFuture.completedFuture(out);
         });
+    }
+
+    /**
+     * This source as if the server had answered FEED.VALUE with "unknown command": {@link #reads} are
+     * {@link MultiExecReads}' from the start ({@code bench/rebuild.sh --read plain} measures them on our server).
+     */
+    AbstractFeedSource withoutFeedValue() {
+        feedValue = false;
+        return this;
+    }
+
+    /** The fallback of a server without FEED.VALUE when MULTI/EXEC is refused too: the interface's default. */
+    CompletionStage<List<KeyRead>> plainReads(List<byte[]> keys, int shardCount) {
+        return FeedSource.super.reads(keys, shardCount);
+    }
+
+    private static boolean refusesFeedValue(Throwable err) {
+        return err instanceof KevyServerException e && e.getMessage().startsWith("ERR unknown command");
+    }
+
+    /** Completes with whether the server has FEED.VALUE, asking it with {@code key} once (again after a failure). */
+    private CompletableFuture<Boolean> probeFeedValue(byte[] key) {
+        CompletableFuture<Boolean> mine = new CompletableFuture<>();
+        CompletableFuture<Boolean> sent = feedValueProbe.compareAndExchange(null, mine);
+        if (sent != null) {
+            return sent;
+        }
+        call(true, FEED_VALUE, key).whenComplete((r, e) -> {
+            Throwable err = e == null ? null : e instanceof java.util.concurrent.CompletionException c
+                    && c.getCause() != null ? c.getCause() : e;
+            if (err == null || refusesFeedValue(err)) {
+                feedValue = err == null;
+                mine.complete(err == null);
+            } else {
+                feedValueProbe.set(null); // a connection error says nothing: the next read asks again
+                mine.completeExceptionally(err);
+            }
+        });
+        return mine;
     }
 
     /** A FEED.VALUE reply {@code [generation, next_offset, type, pexpiretime, value]} as a {@link KeyRead}. */
@@ -267,7 +325,7 @@ abstract class AbstractFeedSource implements FeedSource {
                 : new KeySnapshot(x.key(), x.type(), x.value(), x.ttlMillis(), expireAt)));
     }
 
-    private static CompletableFuture<?>[] futures(List<CompletionStage<Object>> stages) {
+    static CompletableFuture<?>[] futures(List<CompletionStage<Object>> stages) {
         CompletableFuture<?>[] out = new CompletableFuture<?>[stages.size()];
         for (int i = 0; i < out.length; i++) {
             out[i] = stages.get(i).toCompletableFuture();
@@ -276,7 +334,7 @@ abstract class AbstractFeedSource implements FeedSource {
     }
 
     /** Futures that complete normally when {@code fs} complete, however they do (allOf waits for every one). */
-    private static CompletableFuture<?>[] handled(CompletableFuture<?>[] fs) {
+    static CompletableFuture<?>[] handled(CompletableFuture<?>[] fs) {
         CompletableFuture<?>[] out = new CompletableFuture<?>[fs.length];
         for (int i = 0; i < fs.length; i++) {
             out[i] = fs[i].handle((v, e) -> null);
@@ -285,7 +343,7 @@ abstract class AbstractFeedSource implements FeedSource {
     }
 
     /** The failure of a completed future, unwrapped, or null when it succeeded. */
-    private static Throwable failure(CompletableFuture<?> f) {
+    static Throwable failure(CompletableFuture<?> f) {
         if (!f.isCompletedExceptionally()) {
             return null;
         }
@@ -297,15 +355,15 @@ abstract class AbstractFeedSource implements FeedSource {
         }
     }
 
-    private static final byte[] TYPE = ascii("TYPE");
+    static final byte[] TYPE = ascii("TYPE");
     private static final byte[] FEED_VALUE = ascii("FEED.VALUE");
-    private static final byte[] PTTL = ascii("PTTL");
-    private static final byte[] PEXPIRETIME = ascii("PEXPIRETIME");
+    static final byte[] PTTL = ascii("PTTL");
+    static final byte[] PEXPIRETIME = ascii("PEXPIRETIME");
     private static final byte[] ZERO = ascii("0");
     private static final byte[] LAST = ascii("-1");
 
     /** The command reading the whole value of a {@code type} key; null for OTHER (not read). */
-    private static byte[][] valueRead(ValueType type, byte[] key) {
+    static byte[][] valueRead(ValueType type, byte[] key) {
         switch (type) {
             case STRING:
                 return new byte[][] {ascii("GET"), key};
@@ -325,7 +383,7 @@ abstract class AbstractFeedSource implements FeedSource {
     }
 
     /** The snapshot, Optional.empty() when the key is gone, or null when its type changed meanwhile. */
-    private static Optional<KeySnapshot> toSnapshot(byte[] key, ValueType type, Object value, long pttl) {
+    static Optional<KeySnapshot> toSnapshot(byte[] key, ValueType type, Object value, long pttl) {
         if (pttl == -2) {
             return Optional.empty();
         }

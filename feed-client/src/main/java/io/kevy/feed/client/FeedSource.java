@@ -118,11 +118,12 @@ public interface FeedSource extends AutoCloseable {
 
     /**
      * Reads every key of {@code keys} together with the feed cursor of its shard ({@link KeyRead}), answered in
-     * the same order, absent keys included. Our server and the embedded store answer each key with
-     * {@code FEED.VALUE} (value and cursor read atomically: {@link KeyRead#exact()}); this default, the fallback
-     * for servers without it (upstream kevy), takes {@code FEED.TAIL} of every shard of the keys first and then
-     * reads the keys with {@link #snapshots}, so each value holds at least the frames below its cursor. The
-     * stage fails when any read fails.
+     * the same order, absent keys included. The built-in sources read each key with {@code FEED.VALUE} (value and
+     * cursor read atomically: {@link KeyRead#exact()}); on a server without it (upstream kevy) they read the keys
+     * and their shard's {@code FEED.TAIL} in {@code MULTI}/{@code EXEC} transactions (exact too where EXEC is
+     * atomic), and on a server that refuses those, as this default does. This default takes {@code FEED.TAIL} of
+     * every shard of the keys first and then reads the keys with {@link #snapshots}, so each value holds at least
+     * the frames below its cursor (not exact). The stage fails when any read fails.
      *
      * @param keys       the keys to read
      * @param shardCount the server's shard count (keys map to shards by feed contract §2)

@@ -7,19 +7,20 @@ import java.util.Optional;
  * its absence) together with the cursor of the key's shard at which it was read.
  *
  * <ul>
- *   <li>{@code exact} (our server's {@code FEED.VALUE}, and the embedded store): value and cursor were read
- *       atomically under the shard's lock, so the value holds exactly the effects of the frames below
- *       {@code at.offset()} and none at or above it.</li>
- *   <li>not {@code exact} (the fallback for upstream kevy: {@code FEED.TAIL} of the shard, then the plain reads):
- *       the value holds at least the frames below {@code at.offset()}, and possibly some after it (those made
- *       while the read ran).</li>
+ *   <li>{@code exact} (our server's {@code FEED.VALUE}, the embedded store, and on a server without it, upstream
+ *       kevy, the key's reads and {@code FEED.TAIL} in one {@code MULTI}/{@code EXEC}): value and cursor were read
+ *       atomically, so the value holds exactly the effects of the frames below {@code at.offset()} and none at or
+ *       above it (for the transaction: as far as the server runs EXEC atomically, as ours does).</li>
+ *   <li>not {@code exact} (a server that refuses that transaction too: {@code FEED.TAIL} of the shard, then the
+ *       plain reads): the value holds at least the frames below {@code at.offset()}, and possibly some after it
+ *       (those made while the read ran).</li>
  * </ul>
  * Immutable by convention (do not modify the arrays).
  *
  * @param key      the key
  * @param at       the cursor of the key's shard at the read ({@code at.shard()} is the key's shard, §2)
  * @param snapshot the key's type, value and TTL; null when the key did not exist at the read
- * @param exact    true when value and cursor were read atomically (see above)
+ * @param exact    true when value and cursor were read in one atomic step (see above)
  */
 public record KeyRead(byte[] key, Cursor at, KeySnapshot snapshot, boolean exact) {
     public KeyRead {

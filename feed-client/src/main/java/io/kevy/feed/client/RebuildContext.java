@@ -96,7 +96,7 @@ public final class RebuildContext<K, V> {
 
     /**
      * Reads {@code keys} with their shards' cursors ({@link FeedSource#reads}, exact on our server and the
-     * embedded store): the building block of an exact rebuild. Pass each read to {@link #entry} to deliver it.
+     * embedded store, and on upstream kevy where its EXEC is atomic): the building block of an exact rebuild. Pass each read to {@link #entry} to deliver it.
      */
     public java.util.concurrent.CompletionStage<List<KeyRead>> read(List<byte[]> keys) {
         return source.reads(keys, scope.shardCount());

@@ -50,15 +50,21 @@ final class RemoteFeedSource extends AbstractFeedSource {
     private final Map<Long, Keyword> readKeywords = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    /** A command word; {@code extraTimeoutMillis} is added to the URI's timeout (a BLOCK read's block time). */
+    /**
+     * A command word; {@code extraTimeoutMillis} is added to the URI's timeout (a BLOCK read's block time). Its
+     * {@code toString} is the word, but lower case for MULTI, EXEC and DISCARD: lettuce recognises those by
+     * {@code toString} and would then track a transaction of the shared connection, wrapping other threads'
+     * commands sent meanwhile into it; {@link #callAll} sends a whole MULTI ... EXEC in one write and reads
+     * EXEC's reply itself ({@link ReplyOutput}).
+     */
     private static final class Keyword implements ProtocolKeyword {
         private final byte[] bytes;
         private final String name;
         private final long extraTimeoutMillis;
 
         Keyword(String name, long extraTimeoutMillis) {
-            this.name = name;
             this.bytes = name.getBytes(StandardCharsets.US_ASCII);
+            this.name = TRANSACTION_WORDS.contains(name) ? name.toLowerCase(java.util.Locale.ROOT) : name;
             this.extraTimeoutMillis = extraTimeoutMillis;
         }
 
@@ -73,6 +79,7 @@ final class RemoteFeedSource extends AbstractFeedSource {
         }
     }
 
+    private static final java.util.Set<String> TRANSACTION_WORDS = java.util.Set.of("MULTI", "EXEC", "DISCARD");
     private static final Keyword SHARDS = new Keyword("FEED.SHARDS", 0);
     private static final Keyword TAIL = new Keyword("FEED.TAIL", 0);
     private static final Map<String, Keyword> WORDS = new ConcurrentHashMap<>();
@@ -276,7 +283,11 @@ final class RemoteFeedSource extends AbstractFeedSource {
                 .thenApply(l -> array ? (Object) l : l.isEmpty() ? null : l.get(0));
     }
 
-    /** All commands in one write on the shared connection ({@code StatefulConnection.dispatch(Collection)}). */
+    /**
+     * All commands in one write on the shared connection ({@code StatefulConnection.dispatch(Collection)}), so a
+     * MULTI ... EXEC among them reaches the server with nothing of other threads in between; errors inside an
+     * array reply (EXEC's) are elements ({@link ReplyOutput}).
+     */
     @Override
     List<CompletionStage<Object>> callAll(List<byte[][]> argvs, boolean[] arrays) {
         List<AsyncCommand<byte[], byte[], List<Object>>> commands = new ArrayList<>(argvs.size());
@@ -286,7 +297,7 @@ final class RemoteFeedSource extends AbstractFeedSource {
             String verb = new String(argv[0], StandardCharsets.US_ASCII);
             Keyword word = WORDS.computeIfAbsent(verb, v -> new Keyword(v, 0));
             AsyncCommand<byte[], byte[], List<Object>> c = new AsyncCommand<>(new Command<>(word,
-                    new NestedMultiOutput<>(ByteArrayCodec.INSTANCE), args(Arrays.copyOfRange(argv, 1, argv.length))));
+                    new ReplyOutput(), args(Arrays.copyOfRange(argv, 1, argv.length))));
             commands.add(c);
             boolean array = arrays[i];
             out.add(c.handle((l, e) -> {

@@ -15,8 +15,8 @@ import java.util.function.Supplier;
  * The built-in {@link Rebuild}: walks every prefix with {@code SCAN MATCH <escaped prefix>*} (one walk of the
  * whole keyspace when there are no prefixes), keeps the keys of the rebuilt shards, reads each key's type,
  * value and TTL with the cursor of its shard ({@link RebuildContext#read}, {@link FeedSource#reads}: a page of
- * keys in one pipelined round trip of {@code FEED.VALUE}, while the next page is scanned and the previous one
- * delivered) and delivers them as {@link Op#SNAPSHOT} entries ({@link Op#VANISHED} for a key gone when read);
+ * keys in one pipelined round trip of {@code FEED.VALUE}, or two of TYPE and MULTI/EXEC on a server without it,
+ * while the next page is scanned and the previous one delivered) and delivers them as {@link Op#SNAPSHOT} entries ({@link Op#VANISHED} for a key gone when read);
  * the consumer then skips, per key, the frames each read already holds (exact rebuilds). Then, when it knows which keys the handler holds ({@link #sweeping}), it delivers
  * a {@link Op#VANISHED} entry for each held key of the rebuilt shards and prefixes that the scan did not find
  * (mark and sweep). Immutable and thread-safe.

@@ -88,7 +88,8 @@ public final class MirrorRebuildRun {
 
     /**
      * As {@link #run} with only commands whose effects are idempotent (no pushes, pops or list moves): what the
-     * fallback reads of upstream kevy guarantee (a read holds at least the frames below its cursor, maybe more).
+     * plain reads guarantee (a server with neither FEED.VALUE nor MULTI/EXEC: a read holds at least the frames
+     * below its cursor, maybe more).
      */
     public static void runIdempotent(String label, ResyncingFeedSource source, Function<Integer, Writer> writer,
             int rounds, int writers, long seed) throws Exception {
@@ -163,40 +164,54 @@ public final class MirrorRebuildRun {
                 opsAtFirstScan.set(-1);
                 opsAtRebuildEnd.set(-1);
                 List<Thread> ts = new ArrayList<>();
-                for (int w = 0; w < writers; w++) {
-                    Writer wr = writer.apply(w);
-                    Random r = new Random(seeds.nextLong());
-                    Thread t = new Thread(() -> {
-                        while (!stop.get()) {
-                            step(wr, r, tags, idempotent, lastShortExpiry);
-                            ops.incrementAndGet();
-                        }
-                    }, "mirror-writer-" + w);
-                    t.start();
-                    ts.add(t);
-                }
-                while (ops.get() < 50) {
-                    Thread.onSpinWait(); // the writers are under way before the resync is forced
-                }
-                long t0 = System.nanoTime();
-                long fills = forceResync(source, fill, fillKeys, shards, armed);
-                long t1 = System.nanoTime();
-                int r0 = round;
-                Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
-                        .alias("round " + r0 + ": every shard rebuilt after its FEEDRESYNC")
-                        .until(() -> {
-                            if (mirror.consumer().state() == io.kevy.feed.client.FeedConsumer.State.FAILED) {
-                                throw new AssertionError("round " + r0 + " of " + label + " (seed " + seed
-                                        + "): the consumer failed: " + mirror.consumer().failure().orElse(null));
+                long t0;
+                long t1;
+                long t2;
+                long fills;
+                long during;
+                try {
+                    for (int w = 0; w < writers; w++) {
+                        Writer wr = writer.apply(w);
+                        Random r = new Random(seeds.nextLong());
+                        Thread t = new Thread(() -> {
+                            while (!stop.get()) {
+                                step(wr, r, tags, idempotent, lastShortExpiry);
+                                ops.incrementAndGet();
                             }
-                            return resynced.size() == shards;
-                        });
-                long during = ops.get();
-                long t2 = System.nanoTime();
-                armed.set(false);
-                stop.set(true);
-                for (Thread t : ts) {
-                    t.join();
+                        }, "mirror-writer-" + w);
+                        t.start();
+                        ts.add(t);
+                    }
+                    while (ops.get() < 50) {
+                        Thread.onSpinWait(); // the writers are under way before the resync is forced
+                    }
+                    t0 = System.nanoTime();
+                    fills = forceResync(source, fill, fillKeys, shards, armed);
+                    t1 = System.nanoTime();
+                    int r0 = round;
+                    Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
+                            .alias("round " + r0 + ": every shard rebuilt after its FEEDRESYNC")
+                            .until(() -> {
+                                if (mirror.consumer().state() == io.kevy.feed.client.FeedConsumer.State.FAILED) {
+                                    throw new AssertionError("round " + r0 + " of " + label + " (seed " + seed
+                                            + "): the consumer failed: " + mirror.consumer().failure().orElse(null));
+                                }
+                                return resynced.size() == shards;
+                            });
+                    during = ops.get();
+                    t2 = System.nanoTime();
+                } finally {
+                    // also when the round failed: writers left running would write on into a closed store or
+                    // server ("store closed") and into the next test
+                    armed.set(false);
+                    stop.set(true);
+                    for (Thread t : ts) {
+                        t.join(10_000);
+                        if (t.isAlive()) {
+                            t.interrupt();
+                            throw new AssertionError(t.getName() + " still runs 10 s after the round");
+                        }
+                    }
                 }
                 long duringScan = opsAtRebuildEnd.get() - opsAtFirstScan.get();
                 assertThat(opsAtFirstScan.get()).as("round %d of %s (seed %d): the rebuild scanned", round, label, seed)

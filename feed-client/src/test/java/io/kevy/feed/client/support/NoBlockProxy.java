@@ -33,13 +33,19 @@ public final class NoBlockProxy implements AutoCloseable {
     /** FEED.READ commands without BLOCK, relayed. */
     public final AtomicInteger reads = new AtomicInteger();
 
+    /** EXEC commands relayed (a rebuild's reads without FEED.VALUE: one per transaction). */
+    public final AtomicInteger execs = new AtomicInteger();
+
     /** FEED.VALUE commands answered {@code -ERR unknown command} ({@link #upstream} only). */
     public final AtomicInteger feedValueRejected = new AtomicInteger();
+    /** MULTI commands answered {@code -ERR unknown command} ({@link #withoutMulti} only). */
+    public final AtomicInteger multiRejected = new AtomicInteger();
     private final boolean noFeedValue;
+    private final boolean noMulti;
 
     /** Listens on a free loopback port and relays to {@code 127.0.0.1:targetPort}. */
     public NoBlockProxy(int targetPort) throws IOException {
-        this(targetPort, false);
+        this(targetPort, false, false);
     }
 
     /**
@@ -48,11 +54,21 @@ public final class NoBlockProxy implements AutoCloseable {
      * FEED.VALUE: the whole upstream protocol of a rebuild (FEED.TAIL, then the plain reads).
      */
     public static NoBlockProxy upstream(int targetPort) throws IOException {
-        return new NoBlockProxy(targetPort, true);
+        return new NoBlockProxy(targetPort, true, false);
     }
 
-    private NoBlockProxy(int targetPort, boolean noFeedValue) throws IOException {
+    /**
+     * As {@link #upstream}, and MULTI is answered {@code -ERR unknown command} too (the commands after it run one
+     * by one, EXEC answers {@code EXEC without MULTI}): a server without transactions, where a rebuild's reads
+     * fall back to FEED.TAIL, then the plain reads.
+     */
+    public static NoBlockProxy withoutMulti(int targetPort) throws IOException {
+        return new NoBlockProxy(targetPort, true, true);
+    }
+
+    private NoBlockProxy(int targetPort, boolean noFeedValue, boolean noMulti) throws IOException {
         this.noFeedValue = noFeedValue;
+        this.noMulti = noMulti;
         this.target = targetPort;
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread t = new Thread(this::accept, "no-block-proxy");
@@ -103,9 +119,11 @@ public final class NoBlockProxy implements AutoCloseable {
                     toClient.flush();
                     continue;
                 }
-                if (noFeedValue && !argv.isEmpty() && argv.get(0).equalsIgnoreCase("FEED.VALUE")) {
-                    feedValueRejected.incrementAndGet();
-                    StringBuilder err = new StringBuilder("-ERR unknown command 'FEED.VALUE', with args beginning with: ");
+                boolean multi = noMulti && !argv.isEmpty() && argv.get(0).equalsIgnoreCase("MULTI");
+                if (multi || noFeedValue && !argv.isEmpty() && argv.get(0).equalsIgnoreCase("FEED.VALUE")) {
+                    (multi ? multiRejected : feedValueRejected).incrementAndGet();
+                    StringBuilder err = new StringBuilder("-ERR unknown command '" + argv.get(0).toUpperCase(
+                            java.util.Locale.ROOT) + "', with args beginning with: ");
                     for (String a : argv.subList(1, argv.size())) {
                         err.append('\'').append(a).append("' ");
                     }
@@ -115,6 +133,9 @@ public final class NoBlockProxy implements AutoCloseable {
                 }
                 if (!argv.isEmpty() && argv.get(0).equalsIgnoreCase("FEED.READ")) {
                     reads.incrementAndGet();
+                }
+                if (!argv.isEmpty() && argv.get(0).equalsIgnoreCase("EXEC")) {
+                    execs.incrementAndGet();
                 }
                 raw.writeTo(toServer);
                 toServer.flush();
