@@ -430,6 +430,15 @@ public final class StreamValue implements RedisValue {
         return nodes.size();
     }
 
+    /** The bytes of all the listpack nodes as Redis's would be ({@code lpBytes} summed): about DUMP's size. */
+    public long listpackBytes() {
+        long n = 0;
+        for (Node node : nodes.values()) {
+            n += node.bytes;
+        }
+        return n;
+    }
+
     /**
      * The nodes Redis's rax would have for the node keys (XINFO STREAM's {@code radix-tree-nodes}): keys are the
      * 16-byte big-endian node ids; a rax has one compressed node per run of bytes no key branches in, one node
