@@ -17,7 +17,9 @@ import java.nio.charset.StandardCharsets;
  *     u8 2 | varint frame count | frames as RESP arrays (FUNCTION LOAD REPLACE &lt;code&gt;, one per library)
  *   entries, each: u8 kind | i64 LE expire-at ms (0 = none) | varint key length | key | payload
  *     kind 0 (string): varint length | bytes
- *     kind 1 (collection): varint frame count | frames as RESP arrays (HSET/RPUSH/SADD/ZADD that rebuild it)
+ *     kind 1 (collection): varint frame count | frames as RESP arrays (HSET/RPUSH/SADD/ZADD that rebuild it; a
+ *                          stream: RESTORE key 0 &lt;its DUMP payload&gt; REPLACE, so its listpack nodes come back
+ *                          as they were, or its rebuild frames when its nodes pass 256 MiB)
  *   end: u8 0xFF | u64 LE entry count (keys; the server-state record is not counted) | u32 LE CRC32C of every
  *        byte before it
  * </pre>

@@ -1,13 +1,17 @@
 package io.kevy.persist;
 
 import io.kevy.engine.Keyspace;
+import io.kevy.engine.config.EncodingLimits;
+import io.kevy.engine.dump.DumpEncoder;
 import io.kevy.engine.type.RedisValue;
+import io.kevy.engine.type.StreamValue;
 import io.kevy.resp.RespFrameWriter;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -25,6 +29,19 @@ import java.util.zip.CRC32C;
  * or protected by copy-on-write (collections, see {@link Keyspace#valueForWrite}).
  */
 final class SnapshotWriter {
+    /*
+     * A stream is stored as RESTORE of its DUMP payload (Redis's RDB encoding), not as the frames that rebuild it:
+     * the payload holds its listpack nodes as they are (boundaries, deleted-flagged entries, master entries), as
+     * Redis's RDB does, so after a restart XINFO STREAM's node counts and what a later '~' trim removes are
+     * Redis's after DEBUG RELOAD; rebuild frames repack the entries into new nodes. It also keeps what the frames
+     * lose: consumers' seen times. A payload is built whole in memory, so a stream whose nodes pass
+     * STREAM_PAYLOAD_MAX falls back to the frames (repacked on load).
+     */
+    static final long STREAM_PAYLOAD_MAX = 256L << 20;
+    private static final byte[] RESTORE = "RESTORE".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ZERO = {'0'};
+    private static final byte[] REPLACE = "REPLACE".getBytes(StandardCharsets.US_ASCII);
+
     private SnapshotWriter() {
     }
 
@@ -79,7 +96,12 @@ final class SnapshotWriter {
                     out.bytes(s);
                 } else {
                     frames.clear();
-                    ((RedisValue) v).rebuild(key, frames::add);
+                    if (v instanceof StreamValue st && st.listpackBytes() <= STREAM_PAYLOAD_MAX) {
+                        frames.add(new byte[][] {RESTORE, key, ZERO,
+                                DumpEncoder.dump(st, EncodingLimits.DEFAULTS, false), REPLACE});
+                    } else {
+                        ((RedisValue) v).rebuild(key, frames::add);
+                    }
                     out.write(SnapshotFormat.KIND_FRAMES);
                     out.le64(capture.expiries()[i]);
                     out.bytes(key);

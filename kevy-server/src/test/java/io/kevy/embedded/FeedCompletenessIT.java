@@ -14,6 +14,7 @@ import io.kevy.testing.gen.Workload;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -30,7 +31,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * idempotent) and must end in the same state. The same holds with an embedded store as the source.
  *
  * <p>Seeded: each run prints its seeds; rerun one with {@code -Dkevy.seed=N}. {@code -Dkevy.seeds=K} and
- * {@code -Dkevy.commands=N} change how many seeds and commands per seed.
+ * {@code -Dkevy.commands=N} change how many seeds and commands per seed. Each seed prints how many commands of
+ * each kind succeeded and failed, and each server run how many consumer-group commands succeeded over its seeds
+ * (XREADGROUP, XCLAIM and XAUTOCLAIM must succeed at least once per 100 commands: the stream generator's modelled
+ * operations make them valid).
  */
 class FeedCompletenessIT {
     /**
@@ -43,13 +47,35 @@ class FeedCompletenessIT {
 
     private static final int PIPELINE = 64;
 
+    /** The consumer-group commands whose successes each run reports and checks (see StreamGenerator). */
+    private static final List<String> GROUP_COMMANDS = List.of("xreadgroup", "xclaim", "xautoclaim", "xack",
+            "xgroup");
+
     @ParameterizedTest(name = "{0} shard(s)")
     @ValueSource(ints = {1, 4})
     void replayingEveryFrameOntoAnEmptyStoreGivesTheSameState(int shards) {
         int commands = Integer.getInteger("kevy.commands", 3000);
-        for (long seed : seeds()) {
+        Map<String, int[]> total = new TreeMap<>();
+        List<Long> seeds = seeds();
+        for (long seed : seeds) {
             System.out.printf("FeedCompletenessIT: shards=%d seed=%d commands=%d%n", shards, seed, commands);
-            run(shards, seed, commands);
+            run(shards, seed, commands).forEach((k, v) -> {
+                int[] t = total.computeIfAbsent(k, x -> new int[2]);
+                t[0] += v[0];
+                t[1] += v[1];
+            });
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String g : GROUP_COMMANDS) {
+            int[] t = total.getOrDefault(g, new int[2]);
+            sb.append(' ').append(g).append('=').append(t[0]).append('/').append(t[0] + t[1]);
+        }
+        System.out.printf("FeedCompletenessIT: shards=%d, %d seeds: consumer-group commands succeeded/sent:%s%n",
+                shards, seeds.size(), sb);
+        // the modelled group operations must mostly succeed: a few dozen successes per 3000 commands at least
+        for (String g : List.of("xreadgroup", "xclaim", "xautoclaim")) {
+            assertThat(total.getOrDefault(g, new int[2])[0]).as("successful %s over %d seeds", g, seeds.size())
+                    .isGreaterThanOrEqualTo(seeds.size() * commands / 100);
         }
     }
 
@@ -79,7 +105,7 @@ class FeedCompletenessIT {
                     for (byte[][] argv : c.argvs()) {
                         error |= source.execute(argv).isError(); // each call is its own client: no MULTI here
                     }
-                    outcomes.computeIfAbsent(c.op().command(), k -> new int[2])[error ? 1 : 0]++;
+                    outcomes.computeIfAbsent(name(c), k -> new int[2])[error ? 1 : 0]++;
                 }
                 FeedCursor tail = source.changesTail();
                 List<byte[][]> frames = new ArrayList<>();
@@ -98,7 +124,18 @@ class FeedCompletenessIT {
         }
     }
 
-    private static void run(int shards, long seed, int commands) {
+    /**
+     * What a command is counted as: its verb (a modelled operation may send another command than its name), a
+     * block (a transaction) as its operation.
+     */
+    private static String name(Workload.Command c) {
+        return c.argvs().size() == 1
+                ? new String(c.argvs().get(0)[0], StandardCharsets.US_ASCII).toLowerCase(Locale.ROOT)
+                : c.op().command();
+    }
+
+    /** Runs one seed on a server with {@code shards} shards; returns the successes and errors per command. */
+    private static Map<String, int[]> run(int shards, long seed, int commands) {
         Map<String, int[]> outcomes = new TreeMap<>();
         try (TestServer server = TestServer.start(c -> c.with(ServerOptions.SHARDS, shards)
                 .with(ServerOptions.FEED_ENABLED, true).with(ServerOptions.FEED_BUFFER_SIZE, Sizes.GB))) {
@@ -116,7 +153,7 @@ class FeedCompletenessIT {
                     for (int i = 0; i < c.argvs().size(); i++) {
                         error |= raw.readReply().startsWith("-");
                     }
-                    outcomes.computeIfAbsent(c.op().command(), k -> new int[2])[error ? 1 : 0]++;
+                    outcomes.computeIfAbsent(name(c), k -> new int[2])[error ? 1 : 0]++;
                 }
             }
 
@@ -131,6 +168,7 @@ class FeedCompletenessIT {
                     summary(outcomes));
             replayAndCompare(frames, source, now, seed);
         }
+        return outcomes;
     }
 
     /** Replays {@code frames} onto a fresh store once, and onto another twice in a row; both must equal. */

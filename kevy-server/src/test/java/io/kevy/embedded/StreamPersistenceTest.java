@@ -9,9 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Streams survive restarts: through the AOF (the frames replayed) and through a snapshot (the rebuild frames),
- * entries, counters, groups, consumers and pending entries (owner, delivery time and count) included, also pending
- * entries whose stream entry was deleted.
+ * Streams survive restarts: through the AOF (the frames replayed) and through a snapshot (a RESTORE of the stream's
+ * DUMP payload), entries, counters, groups, consumers and pending entries (owner, delivery time and count)
+ * included, also pending entries whose stream entry was deleted; a snapshot also keeps the listpack nodes and the
+ * consumers' seen times, so XINFO STREAM FULL is the same reply after it.
  */
 class StreamPersistenceTest {
     @TempDir
@@ -45,6 +46,7 @@ class StreamPersistenceTest {
     @Test
     void aofReplayAndSnapshotBothRestoreTheWholeStream() {
         Map<String, String> before;
+        String full;
         try (Store s = Store.open(Config.defaults().withFeed(0).withDataDir(dir))) {
             fill(s);
             before = StateDump.of(s.engine());
@@ -57,10 +59,13 @@ class StreamPersistenceTest {
         try (Store s = Store.open(Config.defaults().withFeed(0).withDataDir(dir))) {
             assertThat(StateDump.of(s.engine())).as("after replaying the AOF").isEqualTo(before);
             assertThat(s.execute("TYPE", "st").toString()).contains("stream");
+            full = s.execute("XINFO", "STREAM", "st", "FULL").toString();
             assertThat(s.execute("SAVE").toString()).contains("OK");
         }
         try (Store s = Store.open(Config.defaults().withFeed(0).withDataDir(dir))) {
             assertThat(StateDump.of(s.engine())).as("after loading the snapshot").isEqualTo(before);
+            assertThat(s.execute("XINFO", "STREAM", "st", "FULL").toString()).isEqualTo(full)
+                    .contains("radix-tree-keys").contains("seen-time");
         }
     }
 }

@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory;
  * key holds a value of the waiter's type. So a waiter is served by whatever gives its key data: a push, LMOVE,
  * RENAME, SORT ... STORE, ZUNIONSTORE, ZADD ... Redis 7.0 signals a key only when it is created, so where a
  * STORE overwrites a key of another type in place, Redis leaves the waiter blocked and kevy serves it (ours).
+ * Stream readers (XREAD, XREADGROUP) are the exception: their {@link #hasData} answers only after the changes
+ * Redis 7.0 signals a stream on (an entry added, a group destroyed, the key replaced), as Redis does.
  *
  * <p><b>Registration.</b> The handler parks it on every distinct key with the keys' shards locked by the
  * dispatcher, right after finding them empty, so no push can slip in between; {@link #release} takes it off
@@ -98,7 +100,8 @@ abstract class BlockingPop implements Waiter, KeyWaiter {
 
     /**
      * Whether {@code value}, of the waiter's type, holds data for this waiter; true for pops (a stored list or
-     * sorted set is never empty), XREAD's waiter checks for entries after its id.
+     * sorted set is never empty); XREAD's and XREADGROUP's waiters check that the stream was signalled since they
+     * last looked and that its last id is after theirs (a false answer consumes the signal, as in Redis).
      */
     boolean hasData(byte[] key, Object value) {
         return true;

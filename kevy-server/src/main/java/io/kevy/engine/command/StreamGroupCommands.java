@@ -161,6 +161,7 @@ final class StreamGroupCommands {
             case DESTROY -> {
                 if (group != null) {
                     s.groups().remove(name);
+                    s.signalReaders(); // its blocked readers answer NOGROUP (Redis 7.0 signals the key here)
                     c.emit(c.argv().clone());
                 }
                 c.reply().integer(group != null ? 1 : 0);

@@ -196,12 +196,14 @@ final class StreamReadCommands {
             return;
         }
         Map<Bytes, StreamId> ids = new HashMap<>();
+        Map<Bytes, Seen> seen = new HashMap<>();
         List<byte[]> keys = new ArrayList<>(a.streams);
         for (int i = 0; i < a.streams; i++) {
             keys.add(a.key(c, i));
             ids.putIfAbsent(Bytes.wrap(a.key(c, i)), after[i]);
+            seen.putIfAbsent(Bytes.wrap(a.key(c, i)), new Seen(values[i]));
         }
-        new ReadWait(c, keys, ids, a.count == 0 ? BLOCKED_DEFAULT_COUNT : a.count).park(c, a.timeoutMs);
+        new ReadWait(c, keys, ids, seen, a.count == 0 ? BLOCKED_DEFAULT_COUNT : a.count).park(c, a.timeoutMs);
     }
 
     /** XREADGROUP GROUP group consumer [COUNT count] [BLOCK ms] [NOACK] STREAMS key [key ...] id [id ...]. */
@@ -252,10 +254,12 @@ final class StreamReadCommands {
             return;
         }
         List<byte[]> keys = new ArrayList<>(a.streams);
+        Map<Bytes, Seen> seen = new HashMap<>();
         for (int i = 0; i < a.streams; i++) {
             keys.add(a.key(c, i));
+            seen.putIfAbsent(Bytes.wrap(a.key(c, i)), new Seen(values[i]));
         }
-        new GroupReadWait(c, keys, a).park(c, a.timeoutMs);
+        new GroupReadWait(c, keys, seen, a).park(c, a.timeoutMs);
     }
 
     static ErrorReply noGroupInRead(byte[] key, byte[] group) {
@@ -336,14 +340,46 @@ final class StreamReadCommands {
     private static final ErrorReply UNBLOCKED = ErrorReply.of("UNBLOCKED the stream key no longer exists");
 
     /**
-     * A parked XREADGROUP {@code >}: served by the first stream whose group has an entry after its last id; ended
-     * with an error when a stream is deleted or overwritten by another type (FLUSHALL included) or loses the group.
+     * What a blocked reader last saw of one of its streams ({@link StreamValue#signalReaders}): Redis 7.0 looks at
+     * a blocked stream reader again only when its key is signalled ready, not after every write. Each entry is
+     * used under its key's shard lock only.
+     */
+    private static final class Seen {
+        private Object token;
+        private long signals;
+
+        /** {@code s} may be null: the key holds no stream yet (XREAD), so any stream there is news. */
+        Seen(StreamValue s) {
+            if (s != null) {
+                token = s.readyToken();
+                signals = s.readySignals();
+            }
+        }
+
+        /** True when {@code s} was signalled since the last look (or is another stream); remembers it either way. */
+        boolean signalled(StreamValue s) {
+            boolean news = s.readyToken() != token || s.readySignals() != signals;
+            token = s.readyToken();
+            signals = s.readySignals();
+            return news;
+        }
+    }
+
+    /**
+     * A parked XREADGROUP {@code >}: when one of its streams is signalled (an entry added, a group destroyed, the
+     * key replaced), served if the stream's last id is after its group's (Redis's
+     * {@code serveClientsBlockedOnStreamKey}: possibly with no entries, when the new ones were deleted in the same
+     * MULTI), or answered NOGROUP when the group is gone; ended with UNBLOCKED when a stream is deleted or
+     * overwritten by another type (FLUSHALL included). A group set back by XGROUP SETID does not serve it: the
+     * next XADD does, from the group's position.
      */
     private static final class GroupReadWait extends BlockingPop {
         private final ReadArgs args;
+        private final Map<Bytes, Seen> seen;
 
-        GroupReadWait(Call c, List<byte[]> keys, ReadArgs args) {
+        GroupReadWait(Call c, List<byte[]> keys, Map<Bytes, Seen> seen, ReadArgs args) {
             super(c, keys, StreamValue.class);
+            this.seen = seen;
             this.args = args;
         }
 
@@ -355,8 +391,11 @@ final class StreamReadCommands {
         @Override
         boolean hasData(byte[] key, Object value) {
             StreamValue s = (StreamValue) value;
+            if (!seen.get(Bytes.wrap(key)).signalled(s)) {
+                return false;
+            }
             StreamGroup g = s.group(args.group);
-            return g == null || (s.length() > 0 && s.lastEntryId().compareTo(g.lastId) > 0);
+            return g == null || s.lastId().compareTo(g.lastId) > 0;
         }
 
         @Override
@@ -382,21 +421,28 @@ final class StreamReadCommands {
         StreamCommands.replyEntries(r, start == null ? List.of() : s.range(start, StreamId.MAX, count, false));
     }
 
-    /** A parked XREAD: served by the first stream that gets an entry after its id. */
+    /**
+     * A parked XREAD: when one of its streams is signalled (an entry added, a group destroyed, the key created or
+     * replaced), served if the stream's last id is after its id (Redis's {@code serveClientsBlockedOnStreamKey}:
+     * possibly with no entries, when the new ones were deleted in the same MULTI).
+     */
     private static final class ReadWait extends BlockingPop {
         private final Map<Bytes, StreamId> after;
+        private final Map<Bytes, Seen> seen;
         private final long count;
 
-        ReadWait(Call c, List<byte[]> keys, Map<Bytes, StreamId> after, long count) {
+        ReadWait(Call c, List<byte[]> keys, Map<Bytes, StreamId> after, Map<Bytes, Seen> seen, long count) {
             super(c, keys, StreamValue.class);
             this.after = after;
+            this.seen = seen;
             this.count = count;
         }
 
         @Override
         boolean hasData(byte[] key, Object value) {
             StreamValue s = (StreamValue) value;
-            return s.length() > 0 && s.lastEntryId().compareTo(after.get(Bytes.wrap(key))) > 0;
+            Bytes k = Bytes.wrap(key);
+            return seen.get(k).signalled(s) && s.lastId().compareTo(after.get(k)) > 0;
         }
 
         @Override

@@ -87,6 +87,10 @@ public final class StreamValue implements RedisValue {
     private long entriesAdded;
     private StreamId maxDeletedId = StreamId.MIN;
     private long fieldBytes;
+    /** This stream's identity for blocked readers: copies (copy-on-write, COPY) keep it, a new stream has its own. */
+    private Object readyToken = new Object();
+    /** Changes that signal blocked readers so far ({@link #signalReaders}). */
+    private long readySignals;
 
     @Override
     public ValueType type() {
@@ -129,6 +133,27 @@ public final class StreamValue implements RedisValue {
         return entries.isEmpty() ? StreamId.MIN : entries.lastKey();
     }
 
+    /**
+     * Records a change after which blocked XREAD and XREADGROUP clients look at this stream again: Redis 7.0
+     * signals a stream key ready (serves its blocked readers) only when an entry is added (XADD: {@link #append}
+     * calls this), a group is destroyed, or the key is created, overwritten or deleted (a different
+     * {@link #readyToken}, or none). Other writes (XGROUP SETID, XDEL, XTRIM, XCLAIM, ...) leave them waiting even
+     * when a group is now behind the stream's last id; the next signal serves them from there.
+     */
+    public void signalReaders() {
+        readySignals++;
+    }
+
+    /** This stream's identity for blocked readers ({@link #signalReaders}). */
+    public Object readyToken() {
+        return readyToken;
+    }
+
+    /** How many changes signalled blocked readers so far ({@link #signalReaders}). */
+    public long readySignals() {
+        return readySignals;
+    }
+
     /** The first or last entry, or null when empty. */
     public Map.Entry<StreamId, byte[][]> edge(boolean first) {
         return first ? entries.firstEntry() : entries.lastEntry();
@@ -164,6 +189,7 @@ public final class StreamValue implements RedisValue {
      */
     public void append(StreamId id, byte[][] fields, long nodeMaxBytes, long nodeMaxEntries) {
         assert id.compareTo(lastId) > 0 : id + " <= " + lastId;
+        readySignals++;
         entries.put(id, fields);
         Map.Entry<StreamId, Node> tail = nodes.lastEntry();
         Node n = tail == null ? null : tail.getValue();
@@ -404,6 +430,15 @@ public final class StreamValue implements RedisValue {
         return nodes.size();
     }
 
+    /** The bytes of all the listpack nodes as Redis's would be ({@code lpBytes} summed): about DUMP's size. */
+    public long listpackBytes() {
+        long n = 0;
+        for (Node node : nodes.values()) {
+            n += node.bytes;
+        }
+        return n;
+    }
+
     /**
      * The nodes Redis's rax would have for the node keys (XINFO STREAM's {@code radix-tree-nodes}): keys are the
      * 16-byte big-endian node ids; a rax has one compressed node per run of bytes no key branches in, one node
@@ -516,6 +551,8 @@ public final class StreamValue implements RedisValue {
         s.entriesAdded = entriesAdded;
         s.maxDeletedId = maxDeletedId;
         s.fieldBytes = fieldBytes;
+        s.readyToken = readyToken;
+        s.readySignals = readySignals;
         return s;
     }
 

@@ -265,6 +265,68 @@ class StreamGroupsIT {
         }
     }
 
+    /**
+     * Redis 7.0 serves blocked stream readers only when the stream is signalled (XADD, XGROUP DESTROY, the key
+     * created, replaced or deleted), not after other writes: XGROUP SETID back to 0, XDEL, XTRIM, XSETID,
+     * XGROUP CREATE and CREATECONSUMER leave a blocked XREADGROUP (whose group is now behind) and a blocked XREAD
+     * waiting, and the next XADD serves the group reader from the group's position. A signal whose entries are
+     * gone again (MULTI XADD + XDEL) serves both with no entries; destroying another group serves a group that
+     * is behind. What each client gets, and that it gets nothing before, is compared byte for byte.
+     */
+    @Test
+    void blockedStreamReadersWaitForASignalAsInRedis() {
+        same("XADD sw 1-1 f a");
+        same("XADD sw 2-1 f b");
+        same("XADD sw 3-1 f c");
+        same("XADD sw 4-1 f d");
+        same("XGROUP CREATE sw g $");
+        try (RawClient kb = oracle.kevy().raw(); RawClient rb = oracle.redis().raw();
+             RawClient kx = oracle.kevy().raw(); RawClient rx = oracle.redis().raw()) {
+            kb.command("XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "sw", ">");
+            rb.command("XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "sw", ">");
+            kx.command("XREAD", "BLOCK", "0", "STREAMS", "sw", "$");
+            rx.command("XREAD", "BLOCK", "0", "STREAMS", "sw", "$");
+            awaitBlocked(2);
+            for (String change : List.of("XGROUP SETID sw g 0", "XDEL sw 2-1", "XTRIM sw MAXLEN 2",
+                    "XSETID sw 5-0", "XGROUP CREATE sw g2 0", "XGROUP CREATECONSUMER sw g x",
+                    "XREADGROUP GROUP g2 y COUNT 1 STREAMS sw >", "XCLAIM sw g2 z 0 3-1", "XACK sw g2 3-1")) {
+                same(change);
+                for (RawClient blocked : List.of(kb, rb, kx, rx)) {
+                    assertThat(blocked.replyWithin(50)).as("a reply after %s", change).isFalse();
+                }
+            }
+            awaitBlocked(2);
+            same("XADD sw 6-1 f e");
+            assertThat(kb.readReply()).isEqualTo(rb.readReply()).contains("3-1").contains("4-1").contains("6-1");
+            assertThat(kx.readReply()).isEqualTo(rx.readReply()).contains("6-1").doesNotContain("4-1");
+            same("XINFO GROUPS sw");
+
+            kb.command("XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "sw", ">");
+            rb.command("XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "sw", ">");
+            kx.command("XREAD", "BLOCK", "0", "STREAMS", "sw", "$");
+            rx.command("XREAD", "BLOCK", "0", "STREAMS", "sw", "$");
+            awaitBlocked(2);
+            same("MULTI");
+            same("XADD sw 7-1 f g");
+            same("XDEL sw 7-1");
+            same("EXEC");
+            assertThat(kb.readReply()).isEqualTo(rb.readReply()).endsWith("$2\r\nsw\r\n*0\r\n");
+            assertThat(kx.readReply()).isEqualTo(rx.readReply()).endsWith("$2\r\nsw\r\n*0\r\n");
+            same("XINFO GROUPS sw");
+
+            kb.command("XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "sw", ">");
+            rb.command("XREADGROUP", "GROUP", "g", "c", "BLOCK", "0", "STREAMS", "sw", ">");
+            awaitBlocked(1);
+            same("XGROUP SETID sw g 4-1");
+            assertThat(kb.replyWithin(50)).isFalse();
+            assertThat(rb.replyWithin(50)).isFalse();
+            same("XGROUP DESTROY sw g2");
+            assertThat(kb.readReply()).isEqualTo(rb.readReply()).contains("6-1").doesNotContain("4-1");
+        }
+        same("XINFO GROUPS sw");
+        sameTimesMasked("XINFO CONSUMERS sw g");
+    }
+
     private static void awaitBlocked(int n) {
         Awaitility.await().until(() -> oracle.diff().kevy().call("INFO", "clients")
                 .contains("blocked_clients:" + n + "\r\n"));

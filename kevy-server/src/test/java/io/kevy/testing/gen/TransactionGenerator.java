@@ -16,6 +16,8 @@ import java.util.Random;
  */
 final class TransactionGenerator implements CommandGenerator {
     private final List<Op> inner = new ArrayList<>();
+    /** The inner operations that need no model: all a transaction that will not apply may queue. */
+    private final List<Op> unmodelled = new ArrayList<>();
 
     /** @param families the generators whose operations the transactions queue */
     TransactionGenerator(List<CommandGenerator> families) {
@@ -33,6 +35,11 @@ final class TransactionGenerator implements CommandGenerator {
         inner.add(new Op("blmove", (r, c) -> argv("BLMOVE", c.key(r, "l"), c.key(r, "l"), "RIGHT", "LEFT", t)));
         inner.add(new Op("bzpopmax", (r, c) -> argv("BZPOPMAX", c.key(r, "z"), t)));
         inner.add(new Op("blmpop", (r, c) -> argv("BLMPOP", t, "1", c.key(r, "l"), "LEFT", "COUNT", "2")));
+        for (Op op : inner) {
+            if (!op.modelled()) {
+                unmodelled.add(op);
+            }
+        }
     }
 
     @Override
@@ -47,26 +54,31 @@ final class TransactionGenerator implements CommandGenerator {
 
     private List<byte[][]> transaction(Random r, Ctx c) {
         List<byte[][]> out = new ArrayList<>();
-        String watched = null;
+        boolean dirty = false;
         if (r.nextInt(4) == 0) {
-            watched = c.key(r, "s");
+            String watched = c.key(r, "s");
             out.add(argv("WATCH", watched));
             if (r.nextBoolean()) {
                 out.add(argv("SET", watched, "touched"));
+                dirty = true;
             }
         }
         out.add(argv("MULTI"));
         int n = 1 + r.nextInt(6);
+        int error = r.nextInt(12);
+        boolean discard = r.nextInt(10) == 0;
+        boolean applies = error > 1 && !discard && !dirty;
+        List<Op> ops = applies ? inner : unmodelled;
         for (int i = 0; i < n; i++) {
-            out.addAll(inner.get(r.nextInt(inner.size())).make(r, c));
+            out.addAll(ops.get(r.nextInt(ops.size())).make(r, c));
         }
-        switch (r.nextInt(12)) {
+        switch (error) {
             case 0 -> out.add(argv("SET", c.key(r, "s"))); // wrong arity: EXECABORT
             case 1 -> out.add(argv("NOSUCHCOMMAND", "x"));
             default -> {
             }
         }
-        out.add(argv(r.nextInt(10) == 0 ? "DISCARD" : "EXEC"));
+        out.add(argv(discard ? "DISCARD" : "EXEC"));
         return out;
     }
 }
