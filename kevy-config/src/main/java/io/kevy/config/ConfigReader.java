@@ -162,7 +162,7 @@ public final class ConfigReader {
         try {
             values.put(o, o.fromString(v));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(where + " (" + o.key() + "): " + reason(o, e));
+            throw new ConfigException(where + " (" + o.key() + "): " + reason(o, e, v));
         }
         origins.put(o, where);
     }
@@ -172,19 +172,54 @@ public final class ConfigReader {
         try {
             into.put(o, value(o, raw));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(at(kp) + ": " + o.key() + ": " + reason(o, e));
+            throw new ConfigException(at(kp) + ": " + o.key() + ": " + reason(o, e, raw));
         }
         origin.put(o, at(kp));
     }
 
-    /** Why a value does not fit; for a secret option without the value ("..., got the integer 1234" cut). */
-    private static String reason(Option<?> o, IllegalArgumentException e) {
+    /**
+     * Why a value does not fit. For a secret option the message is kept only when it shows none of the value's
+     * text (e.g. "signing secret #1 has 13 key bytes"); otherwise its "..., got the integer 1234" tail is cut, or
+     * the whole message replaced.
+     */
+    private static String reason(Option<?> o, IllegalArgumentException e, Object raw) {
         String m = String.valueOf(e.getMessage());
-        if (!o.isSecret()) {
+        if (!o.isSecret() || !showsAny(m, raw)) {
             return m;
         }
         int got = m.indexOf(", got ");
-        return (got < 0 ? "invalid value" : m.substring(0, got)) + " (the value is not shown: it is a secret)";
+        String cut = got < 0 ? "invalid value" : m.substring(0, got);
+        return (showsAny(cut, raw) ? "invalid value" : cut) + " (the value is not shown: it is a secret)";
+    }
+
+    /** Whether {@code message} contains the text of {@code raw} or of any of its elements (arrays, tables). */
+    private static boolean showsAny(String message, Object raw) {
+        if (raw instanceof TomlArray a) {
+            for (int i = 0; i < a.size(); i++) {
+                if (showsAny(message, a.get(i))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (raw instanceof Iterable<?> l) {
+            for (Object e : l) {
+                if (showsAny(message, e)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (raw instanceof TomlTable t) {
+            for (String k : t.keySet()) {
+                if (showsAny(message, t.get(List.of(k)))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        String text = String.valueOf(raw);
+        return !text.isEmpty() && message.contains(text);
     }
 
     private Object value(Option<?> o, Object raw) {

@@ -108,4 +108,30 @@ class ConfigReaderTest {
                         .toString());
         fails("x".repeat(100_000) + " = 1\n", "t.toml:1: " + "x".repeat(100_000) + ": unknown key");
     }
+
+    @Test
+    void aSecretOptionsErrorNeverShowsItsValueButKeepsAReasonThatDoesNot() throws IOException {
+        Option<String> pass = Option.string("", "pass", "", "password").secret();
+        Option<List<String>> keys = Option.stringList("", "keys", List.of(), "keys", s -> {
+            if (s.length() < 8) {
+                throw new IllegalArgumentException("key #1 has " + s.length() + " bytes; 8 at least");
+            }
+            return s;
+        }).secret();
+        Option<List<String>> echoing = Option.stringList("", "echoing", List.of(), "keys", s -> {
+            throw new IllegalArgumentException("bad key " + s);
+        }).secret();
+        Path f = dir.resolve("s.toml");
+        for (var c : List.of(
+                Map.entry("pass = 12345678\n", "s.toml:1: pass: must be a string (the value is not shown: it is a secret)"),
+                Map.entry("keys = [\"short\"]\n", "s.toml:1: keys: key #1 has 5 bytes; 8 at least"),
+                Map.entry("echoing = [\"hunter2\"]\n", "s.toml:1: echoing: invalid value (the value is not shown: it is a "
+                        + "secret)"))) {
+            Files.writeString(f, c.getKey());
+            ConfigReader r = new ConfigReader(f.toString());
+            assertThatThrownBy(() -> r.readTable(ConfigReader.parse(f), "", List.of(pass, keys, echoing)))
+                    .isInstanceOf(ConfigException.class).hasMessage(dir.resolve(c.getValue()).toString())
+                    .message().doesNotContain("12345678", "short\"", "hunter2");
+        }
+    }
 }
