@@ -204,6 +204,34 @@ public final class Store implements AutoCloseable {
     }
 
     /**
+     * Applies one effect frame (feed contract §7) the way kevy's own appliers do, a replica's link and snapshot and
+     * AOF loading: its effect is stored exactly as the frame states it, so a sorted-set score of -0 keeps its sign
+     * even in a set {@link #execute} would keep listpack-encoded (where Redis stores a client's -0 as 0). For the
+     * completeness tests, which replay a feed onto an empty store.
+     *
+     * @throws IllegalStateException when the store is closed or the frame blocks (frames never do)
+     */
+    Reply applyFrame(byte[]... frame) {
+        ensureOpen();
+        byte[][] args = new byte[frame.length][];
+        for (int i = 0; i < frame.length; i++) {
+            args[i] = frame[i].clone(); // stored values keep argument arrays
+        }
+        Session session = engine.sessions().open(new EmbeddedChannel(), engine.clock().millis(), true);
+        session.appliesFrames(true);
+        try {
+            ReplyTree out = new ReplyTree();
+            if (kevy.dispatcher().dispatch(session, args, out) == Dispatcher.Outcome.BLOCKED) {
+                throw new IllegalStateException("a frame blocked: " + new String(frame[0], StandardCharsets.UTF_8));
+            }
+            return out.result();
+        } finally {
+            session.killed(true);
+            engine.sessions().close(session);
+        }
+    }
+
+    /**
      * Runs {@code MULTI}, each of {@code commands} (verb first, UTF-8), then {@code EXEC}, all on one client: a
      * Redis transaction, the commands applied as one atomic block (no other write in between; the feed carries
      * their frames as one EXEC's, docs/cdc.md). Returns EXEC's reply: an array of the commands' replies in

@@ -62,6 +62,7 @@ final class BootLoader {
         this.dir = cfg.dir();
         this.now = engine.clock().millis();
         this.session = engine.sessions().open(BootChannel.INSTANCE, now, true);
+        this.session.appliesFrames(true); // snapshot and AOF frames are effects, stored as written
     }
 
     ShardBoot[] boot() throws IOException {

@@ -128,6 +128,8 @@ final class ZSetCommands {
             z = new ZSetValue(c.engine().encodings());
             c.db(key).add(key, z);
         }
+        // an effect frame's -0 is kept even where a client's would become 0: see ZSetValue#keepNegativeZero
+        boolean frameScores = c.session().appliesFrames();
         int added = 0;
         int updated = 0;
         int processed = 0;
@@ -153,12 +155,18 @@ final class ZSetCommands {
                 processed++;
                 reported = score;
                 if (score != cur) {
+                    if (frameScores) {
+                        z.keepNegativeZero(score);
+                    }
                     addToFrame(frame, z.update(member, cur, score), member);
                     updated++;
                 }
             } else if (!xx) {
                 processed++;
                 reported = score;
+                if (frameScores) {
+                    z.keepNegativeZero(score);
+                }
                 addToFrame(frame, z.insert(member, score), member);
                 added++;
             }

@@ -48,6 +48,7 @@ public final class Session {
     private volatile boolean killed;
     private volatile boolean master;
     private volatile boolean replica;
+    private volatile boolean appliesFrames;
     /** A write command ran since the transport last flushed replies (appendfsync always gates those). */
     private boolean wrote;
     /** Per shard, the cursor right after this session's last write there ({@link #recordWrite}); lazily. */
@@ -195,6 +196,23 @@ public final class Session {
 
     public void master(boolean master) {
         this.master = master;
+    }
+
+    /**
+     * True for a session that applies effect frames (feed contract §7) which another writer already applied: a
+     * replica's link to its primary ({@link #master()}) and the boot session that loads snapshots and replays the
+     * AOF, the two kinds of client Redis's {@code mustObeyClient} names. A frame states an effect, not a request,
+     * so such a session stores exactly what it says: a sorted-set score of -0 in a frame keeps its sign, where a
+     * client's {@code ZADD} of -0 to a listpack-encoded set stores 0 as in Redis (see
+     * {@code ZSetValue#keepNegativeZero}).
+     */
+    public boolean appliesFrames() {
+        return master || appliesFrames;
+    }
+
+    /** Marks a session that applies effect frames without being a primary's link: see {@link #appliesFrames()}. */
+    public void appliesFrames(boolean appliesFrames) {
+        this.appliesFrames = appliesFrames;
     }
 
     /**

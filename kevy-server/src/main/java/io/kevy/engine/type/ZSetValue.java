@@ -19,7 +19,9 @@ import java.util.function.Consumer;
  * the live limits of the {@link EncodingLimits} it was created with), and
  * {@code skiplist} once it has outgrown them (and from then on, as Redis never converts back on deletes).
  * Redis stores listpack scores as text, which turns {@code -0} into {@code 0}; this class does the same while the
- * encoding is listpack, so ZSCORE answers as Redis does in both encodings.
+ * encoding is listpack, so ZSCORE answers as Redis does in both encodings. Hence a stored {@code -0}, and so a
+ * {@code -0} in any frame or rebuild of the set, only ever comes from a skiplist; whoever applies such frames
+ * (a replica, snapshot and AOF loading) calls {@link #keepNegativeZero} to end with the same scores and encoding.
  *
  * <p>Not thread-safe: used under the owning shard's lock. Member arrays are shared, never copied or mutated.
  */
@@ -67,6 +69,28 @@ public final class ZSetValue implements RedisValue {
      */
     public void convertToSkiplist() {
         skiplist = true;
+    }
+
+    /**
+     * Before an effect frame's {@code score} is inserted or set: when it is -0 and this set is listpack-encoded,
+     * switches to the skiplist encoding for good, so that the -0 is stored rather than turned into 0.
+     *
+     * <p>Frames carry the scores their source stored, and only a skiplist stores -0 (see the class note), so a -0
+     * in a frame means its source set was a skiplist from then on. Converting here reaches that encoding when the
+     * applying side's set could not have: a set rebuilt by chunked {@code ZADD}s (snapshots, a full sync,
+     * cross-shard COPY/RENAME, *STORE and RESTORE frames) fills a listpack first, and SORT converts its source set
+     * without any frame. Existing scores stay as stored. A client's {@code ZADD} never calls this: Redis stores its
+     * -0 in a listpack as 0.
+     */
+    public void keepNegativeZero(double score) {
+        if (isNegativeZero(score)) {
+            skiplist = true;
+        }
+    }
+
+    /** Whether {@code score} is -0 (which compares equal to 0). */
+    public static boolean isNegativeZero(double score) {
+        return Double.doubleToRawLongBits(score) == Long.MIN_VALUE;
     }
 
     /** The score of {@code member}, or NaN when it is absent (NaN is never a stored score). */
@@ -261,7 +285,7 @@ public final class ZSetValue implements RedisValue {
         skiplist = false;
         List<byte[]> negativeZeros = new ArrayList<>();
         for (SkipList.Node n = list.first(); n != null; n = n.next()) {
-            if (n.score() == 0 && Double.doubleToRawLongBits(n.score()) != 0) {
+            if (isNegativeZero(n.score())) {
                 negativeZeros.add(n.member());
             }
         }
