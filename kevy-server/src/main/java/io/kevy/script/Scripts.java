@@ -159,6 +159,10 @@ public final class Scripts {
                 fail(c, ScriptErrors.runtime(new LuaError(ScriptMemory.NOT_ENOUGH_MEMORY), run.sha,
                         sb.hook().currentLine(), chunk));
                 return;
+            } catch (org.luaj.vm2.OrphanedThread e) { // interrupted waiting for a coroutine: the engine closes
+                fail(c, ScriptErrors.runtime(new LuaError(LuaReplyBuilder.errorTable(ScriptErrors.KILLED)), run.sha,
+                        sb.hook().currentLine(), chunk));
+                return;
             } catch (StackOverflowError e) { // the hook's depth limit should have caught it first
                 fail(c, ErrorReply.of("ERR " + chunk + ":?: stack overflow script: " + run.sha + ", on @" + chunk
                         + ":?."));
@@ -166,9 +170,9 @@ public final class Scripts {
             }
             LuaReplies.write(result.arg1(), c.reply(), run.resp());
         } finally {
+            sb.finish(); // a coroutine's thread ends before the reply
             c.engine().scriptEnded();
             running = null;
-            sb.hook().stop();
         }
     }
 

@@ -38,6 +38,20 @@ class ScriptErrorsIT {
         "redis.call('set', 'w', 'x') local ok, e = pcall(redis.call, 'incr', 'w')"
                 + " if not ok then return redis.error_reply(e) end return e",
         "return {xpcall(function() error('e') end, function(m) return 'handled: ' .. m end)}",
+        // a coroutine's error as resume hands it over and wrap raises it again (Lua's auxwrap adds the caller's
+        // position to a string; a table passes as it is)
+        "return {coroutine.resume(coroutine.create(function() error('x') end))}",
+        "return {coroutine.resume(coroutine.create(function() error() end))}",
+        "local ok, e = coroutine.resume(coroutine.create(function() error({err='z'}) end)) return {type(e), e.err}",
+        "return {coroutine.resume(coroutine.create(function() local x = nil + 1 end))}",
+        "return coroutine.wrap(function() error('x') end)()", "return coroutine.wrap(function() error(42) end)()",
+        "return coroutine.wrap(function() error('x', 0) end)()", "return coroutine.wrap(function() error() end)()",
+        "return coroutine.wrap(function() error({err='y'}) end)()",
+        "return coroutine.wrap(function() redis.call('nosuch') end)()",
+        "return coroutine.wrap(function() return coroutine.wrap(function() error('deep') end)() end)()",
+        "local f = coroutine.wrap(function() end) f() return f()",
+        "local co = coroutine.create(function() coroutine.yield(1) end) coroutine.resume(co)"
+                + " return {coroutine.status(co), coroutine.resume(co)}",
     };
     // Known differences (docs/design.md, scripting): luaj's xpcall hands its handler a string and ignores the
     // handler's result for a table error; Lua names the variable ("attempt to index local 't'",
