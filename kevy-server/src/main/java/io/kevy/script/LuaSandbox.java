@@ -50,6 +50,8 @@ final class LuaSandbox {
     private final Set<LuaValue> readonly = Collections.newSetFromMap(new IdentityHashMap<>());
     private final ScriptHook hook = new ScriptHook();
     private final ScriptCoroutines coroutines = new ScriptCoroutines(globals, hook::where);
+    /** The {@code cjson} settings of this state: they last from script to script, as in Redis. */
+    private final CjsonLib.Config cjson = new CjsonLib.Config();
     /** The table the protected globals read from: {@link #globals}, or a library load's API (Redis's swap). */
     private LuaTable visible = globals;
 
@@ -192,7 +194,7 @@ final class LuaSandbox {
         });
         globals.rawset("redis", RedisLib.create(current));
         globals.rawset("bit", BitLib.create());
-        globals.rawset("cjson", CjsonLib.create());
+        globals.rawset("cjson", CjsonLib.create(cjson, hook::reserve));
         globals.rawset("struct", StructLib.create());
         globals.rawset("cmsgpack", CmsgpackLib.create());
         for (String lib : new String[] {"string", "table", "math", "coroutine", "redis", "bit", "cjson", "struct",
@@ -240,7 +242,7 @@ final class LuaSandbox {
         if (Double.isInfinite(d)) {
             return d > 0 ? "inf" : "-inf";
         }
-        return LuaFormat.general(".14", 'g', d);
+        return LuaFormat.floating(".14", 'g', d);
     }
 
     ScriptHook hook() {
@@ -258,6 +260,11 @@ final class LuaSandbox {
         } finally {
             hook.stop();
         }
+    }
+
+    /** Puts the {@code cjson} settings back to their defaults (SCRIPT FLUSH: Redis makes a new Lua state). */
+    void resetCjson() {
+        cjson.reset();
     }
 
     /** Sets a global the scripts see ({@code KEYS}, {@code ARGV}). */

@@ -94,9 +94,18 @@ public final class Scripts {
         return cache.get(sha);
     }
 
-    /** SCRIPT FLUSH. */
+    /**
+     * SCRIPT FLUSH: empties the cache and puts EVAL's {@code cjson} settings back to their defaults (Redis makes a
+     * new Lua state, the only per-state thing a script can change there).
+     */
     void flush() {
         cache.clear();
+        lock.lock();
+        try {
+            sandbox.resetCjson();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The running script, or null (SCRIPT KILL). */

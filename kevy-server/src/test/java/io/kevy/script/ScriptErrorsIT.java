@@ -25,6 +25,10 @@ class ScriptErrorsIT {
         "return next({}, 'nope')", "return unpack({}, 1, 1e8)", "return loadstring('return +')()",
         "return cjson.decode('{')", "return tostring(12345678901234567890)", "return 7 % 0", "return tostring(7 % 0)",
         "return -(-0)",
+        // glibc rounds the exact binary value half to even (Java's Formatter: the shortest decimal, half up)
+        "return tostring(123456789012345)", "return cjson.encode({123456789012345, 2^53 + 0.5})",
+        "return string.format('%.0f %.0f %.2f %.1e %.1g %#.3g %+08.2f', 0.5, 2.5, 0.125, 2.25, 0.25, 1, -2.5)",
+        "return string.format('%f|%e|%g|%5.1f|%-6G|', 1/0, -1/0, 0/0, 1/0, -1/0)",
         // caught errors as the script sees them: Lua's "user_script:1: msg" (no luaj traceback), and an error
         // table caught by pcall as its err text (Redis 7.0's luaRedisPcall), as the common error_reply(e) needs
         "local ok, e = pcall(function() error('boom') end) return e",
