@@ -22,7 +22,8 @@ import org.luaj.vm2.Varargs;
  * <p><b>Atomicity.</b> {@link #run} is called by EVAL with every shard locked by the dispatcher (EVAL is an
  * all-shards command, as FLUSHALL), so the script's {@code redis.call}s see and change the data as one critical
  * section; their frames are emitted in order inside it, and a feed reader sees all of them or none. Locking
- * only the declared keys' shards would be cheaper, but Redis scripts may reach keys they do not declare.
+ * only the declared keys' shards was measured and was not faster (docs/design.md), and Redis scripts may reach
+ * keys they do not declare.
  *
  * <p><b>Busy scripts.</b> A script running longer than {@code busy-reply-threshold} (CONFIG, alias
  * {@code lua-time-limit}, default 5000 ms) turns the engine busy: other clients' commands without the
