@@ -20,6 +20,13 @@
 #   --sets      times all servers are started afresh, warmed up and measured, 1 to 100 (default 1)
 #   --warmup    unmeasured requests per server and test before the rounds, in runs of at most 1M at -P 16
 #               (default 300000; 5000000 fills a feed server's 64 MiB backlogs with SETs, as feed.sh does)
+#   --tests     redis-benchmark -t tests, and the scripted ones (each script loaded with SCRIPT LOAD, run by
+#               EVALSHA with its keys declared, touching no other key):
+#                 evalsha1  INCR, EXPIRE and TTL of KEYS[1] (one key: one shard)
+#                 evalsha2  SET KEYS[1] ARGV[1], INCR KEYS[2], GET KEYS[1] (two keys, one or two shards)
+#                 mixed     evalsha2 at -c 25 while a GET run at -c 25 goes on beside it: rows MIXED_EVALSHA2
+#                           (its requests/s) and MIXED_GET (GETs answered meanwhile per second, from INFO
+#                           commandstats), each with the CPU per request of both together
 #   --pin       on: redis-benchmark on CPU 0, the servers on the other CPUs (taskset), as feed.sh; off (default)
 #   --csv       machine-readable lines: name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis,
 #               then, with 2 or more sets, the mean of the sets' changes against the first variant in percent
@@ -55,7 +62,13 @@ while [[ $# -gt 0 ]]; do
   esac
   shift
 done
-check_tests compare.sh "$TESTS"
+SCRIPTED=" evalsha1 evalsha2 mixed "
+PLAIN=""; for t in ${TESTS//,/ }; do [[ "$SCRIPTED" == *" $t "* ]] || PLAIN+="${PLAIN:+,}$t"; done
+[[ -z "$PLAIN" ]] || check_tests compare.sh "$PLAIN"
+# the scripts of the scripted tests, and their EVALSHA arguments after the SHA1
+SCRIPT1="return {redis.call('incr', KEYS[1]), redis.call('expire', KEYS[1], 3600), redis.call('ttl', KEYS[1])}"
+SCRIPT2="redis.call('set', KEYS[1], ARGV[1]) redis.call('incr', KEYS[2]) return redis.call('get', KEYS[1])"
+ARGS1=(1 c:__rand_int__); ARGS2=(2 k:__rand_int__ n:__rand_int__ v)
 check_count compare.sh --rounds "$ROUNDS" 1 1000; check_count compare.sh --requests "$REQUESTS"
 check_count compare.sh --sets "$SETS" 1 100; check_count compare.sh --warmup "$WARMUP" 0
 case "$PIN" in on|off) ;; *) echo "compare.sh: --pin must be on or off, not $PIN" >&2; exit 2 ;; esac
@@ -110,29 +123,75 @@ start_set() {
 }
 REF=""; command -v redis-server >/dev/null && REF=redis
 
+# load_scripts: SCRIPT LOAD of both scripts on every server of the set; sets SHA1 and SHA2 (the same everywhere)
+load_scripts() {
+  local port
+  for port in "${PORTS[@]}"; do
+    SHA1=$(redis-cli -p "$port" SCRIPT LOAD "$SCRIPT1"); SHA2=$(redis-cli -p "$port" SCRIPT LOAD "$SCRIPT2")
+  done
+}
+# bench PORT CLIENTS REQUESTS PIPELINE TEST [--csv]: one redis-benchmark run of TEST (a -t test or evalsha1/2)
+bench() {
+  local port="$1" c="$2" n="$3" p="$4" t="$5"; shift 5
+  case "$t" in
+    evalsha1) "${CLIENT[@]}" redis-benchmark -p "$port" -c "$c" -n "$n" -r 100000 -P "$p" "$@" EVALSHA "$SHA1" "${ARGS1[@]}" ;;
+    evalsha2) "${CLIENT[@]}" redis-benchmark -p "$port" -c "$c" -n "$n" -r 100000 -P "$p" "$@" EVALSHA "$SHA2" "${ARGS2[@]}" ;;
+    *) "${CLIENT[@]}" redis-benchmark -p "$port" -c "$c" -n "$n" -r 100000 -P "$p" -d 3 -t "$t" "$@" ;;
+  esac
+}
+csv_rps() { tail -n +2 | head -1 | tr -d '"' | cut -d, -f2; }
+get_calls() { redis-cli -p "$1" INFO commandstats | tr -d '\r' | sed -n 's/^cmdstat_get:calls=\([0-9]*\),.*/\1/p'; }
+now_ns() { date +%s%N; }
+# measure I PIPELINE TEST SET: the rows of one measured run of TEST on server I, appended to RES
+measure() {
+  local i="$1" p="$2" t="$3" set="$4" port="${PORTS[$1]}" pid="${PIDS[$1]}" t0 t1 rps cpu g0 g1 w0 w1 bg get_rps
+  t0=$(ticks "$pid")
+  if [[ "$t" == mixed ]]; then
+    # started directly (not through bench, a function: its subshell would be the process killed below)
+    "${CLIENT[@]}" redis-benchmark -p "$port" -c 25 -n 1000000000 -r 100000 -P "$p" -d 3 -t get -q >/dev/null 2>&1 &
+    bg=$!
+    sleep 1
+    g0=$(get_calls "$port"); w0=$(now_ns); t0=$(ticks "$pid")
+    rps=$(bench "$port" 25 "$REQUESTS" "$p" evalsha2 --csv 2>/dev/null | csv_rps)
+    g1=$(get_calls "$port"); w1=$(now_ns); t1=$(ticks "$pid")
+    kill "$bg" 2>/dev/null || true; wait "$bg" 2>/dev/null || true
+    get_rps=$(awk -v a="${g0:-0}" -v b="${g1:-0}" -v w="$((w1 - w0))" 'BEGIN { printf "%.1f", (b - a) * 1e9 / w }')
+    cpu=$(cpu_us $((t1 - t0)) "$((REQUESTS + ${g1:-0} - ${g0:-0}))")
+    echo "${NAMES[$i]},$p,MIXED_EVALSHA2,$rps,$cpu,$set" >>"$RES"
+    echo "${NAMES[$i]},$p,MIXED_GET,$get_rps,$cpu,$set" >>"$RES"
+    return
+  fi
+  rps=$(bench "$port" 50 "$REQUESTS" "$p" "$t" --csv 2>/dev/null | csv_rps)
+  t1=$(ticks "$pid")
+  cpu=$(cpu_us $((t1 - t0)) "$REQUESTS")
+  echo "${NAMES[$i]},$p,${t^^},$rps,$cpu,$set" >>"$RES"
+}
+
 if [[ $CSV == 1 ]]; then echo "# machine: $(machine) rounds=$ROUNDS requests=$REQUESTS aof=$AOF sets=$SETS warmup=$WARMUP pin=\"$PINNED\""; echo "name,pipeline,test,rps_median,cpu_us_median,ratio_to_redis$([[ $SETS -ge 2 ]] && echo ",rps_change_vs_first_pct_mean,rps_change_vs_first_pct_ci95,cpu_change_vs_first_pct_mean,cpu_change_vs_first_pct_ci95")"
 else echo "machine: $(machine), $SETS set(s) of servers x $ROUNDS rounds x $REQUESTS requests, warm-up $WARMUP, 50 clients, keys over 100k, 3-byte values, AOF $AOF, $PINNED"; fi
 RES="$WORK/compare.csv"; : >"$RES"
 for set in $(seq 1 "$SETS"); do
   start_set
+  load_scripts
   # unmeasured: the JVMs compile the hot path (and, with a large --warmup, feed servers fill their backlogs)
+  warm=(); [[ -n "$PLAIN" ]] && warm+=("$PLAIN") # the -t tests warm up in one run
+  for t in ${TESTS//,/ }; do
+    case "$t" in evalsha1|evalsha2) warm+=("$t") ;; mixed) warm+=(evalsha2 get) ;; esac
+  done
   for i in "${!PORTS[@]}"; do
-    left=$WARMUP
-    while [[ $left -gt 0 ]]; do
-      n=$((left < 1000000 ? left : 1000000)); left=$((left - n))
-      "${CLIENT[@]}" redis-benchmark -p "${PORTS[$i]}" -c 50 -n "$n" -r 100000 -P 16 -t "$TESTS" -q >/dev/null 2>&1
+    for w in "${warm[@]}"; do
+      left=$WARMUP
+      while [[ $left -gt 0 ]]; do
+        n=$((left < 1000000 ? left : 1000000)); left=$((left - n))
+        bench "${PORTS[$i]}" 50 "$n" 16 "$w" -q >/dev/null 2>&1
+      done
     done
   done
   for _ in $(seq 1 "$ROUNDS"); do
     for p in $PIPES; do
       for t in ${TESTS//,/ }; do
         for i in "${!PORTS[@]}"; do
-          t0=$(ticks "${PIDS[$i]}")
-          rps=$("${CLIENT[@]}" redis-benchmark -p "${PORTS[$i]}" -c 50 -n "$REQUESTS" -r 100000 -P "$p" -d 3 -t "$t" --csv 2>/dev/null \
-            | tail -n +2 | head -1 | tr -d '"' | cut -d, -f2)
-          t1=$(ticks "${PIDS[$i]}")
-          cpu=$(cpu_us $((t1 - t0)) "$REQUESTS")
-          echo "${NAMES[$i]},$p,${t^^},$rps,$cpu,$set" >>"$RES"
+          measure "$i" "$p" "$t" "$set"
         done
       done
     done
@@ -150,9 +209,10 @@ set_ratios() {
     awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%.4f\n", (a / b - 1) * 100 }'
   done
 }
+ROWS=""; for t in ${TESTS//,/ }; do if [[ "$t" == mixed ]]; then ROWS+=" MIXED_EVALSHA2 MIXED_GET"; else ROWS+=" ${t^^}"; fi; done
 for p in $PIPES; do
-  for t in ${TESTS//,/ }; do
-    T=${t^^}; line=$(printf '%-6s -P %-3s' "$T" "$p"); sets_line=""
+  for T in $ROWS; do
+    line=$(printf '%-6s -P %-3s' "$T" "$p"); sets_line=""
     ref_rps=0; [[ -n $REF ]] && ref_rps=$(awk -F, -v n=redis -v p="$p" -v t="$T" '$1==n && $2==p && $3==t {print $4}' "$RES" | median)
     for n in "${NAMES[@]}"; do
       rps=$(awk -F, -v n="$n" -v p="$p" -v t="$T" '$1==n && $2==p && $3==t {print $4}' "$RES" | median)

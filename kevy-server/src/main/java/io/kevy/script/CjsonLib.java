@@ -2,6 +2,7 @@ package io.kevy.script;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.function.LongConsumer;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
@@ -11,37 +12,91 @@ import org.luaj.vm2.Varargs;
 import org.luaj.vm2.lib.VarArgFunction;
 
 /**
- * The {@code cjson} library Redis embeds (lua-cjson 2.1 with Redis's defaults): {@code cjson.encode},
- * {@code cjson.decode} and {@code cjson.null}, with its output and error texts.
+ * The {@code cjson} library Redis 7.0 embeds (lua-cjson 2.1.0, Redis's {@code deps/lua/src/lua_cjson.c}):
+ * {@code encode}, {@code decode}, {@code null}, {@code _NAME}, {@code _VERSION}, the settings functions and
+ * {@code new}, with its output and error texts.
  *
- * <p><b>encode</b>: numbers as {@code %.14g} (NaN and infinities refused), strings with {@code " \ /} and
- * control characters escaped ({@code \b \f \n \r \t}, others and DEL as <code>&#92;u00XX</code>; bytes from 0x80 as
- * they are), a table is an array when every key is a positive integer and it is not excessively sparse (more
- * than 10 and over twice its element count: refused), missing elements {@code null}; an empty table is
- * {@code {}}; objects' keys are strings or numbers (in the table's iteration order, as lua-cjson); nesting
- * deeper than 1000 is refused. <b>decode</b>: a tokenizer and parser with lua-cjson's messages
- * ({@code Expected value but found T_END at character 1}); {@code null} is {@code cjson.null}.
+ * <p><b>Settings</b> live in one {@link Config} per module table, so they last from one script to the next on the
+ * same Lua state, as in Redis (SCRIPT FLUSH resets EVAL's: Redis makes a new Lua state); {@code cjson.new()}
+ * returns a module table with settings of its own, at the defaults. Each settings function sets what it is given
+ * (nil leaves a setting alone) and returns the settings it covers: {@code encode_max_depth} and
+ * {@code decode_max_depth} (1 to 2^31-1, default 1000), {@code encode_number_precision} (1 to 14, default 14),
+ * {@code encode_sparse_array(convert, ratio, safe)} (default false, 2, 10), {@code encode_keep_buffer} (default
+ * on; it changes only memory reuse in C, nothing here), {@code encode_invalid_numbers} (off, on or
+ * {@code "null"}; default off) and {@code decode_invalid_numbers} (default on). Their argument errors are
+ * lua-cjson's, including its range error always naming argument #1.
  *
- * <p>Stateless (apart from the {@code null} sentinel); thread-safe.
+ * <p><b>encode</b>: numbers as {@code %.<precision>g} (NaN and infinities refused, or written {@code nan},
+ * {@code inf}, {@code -inf}, or {@code null}), strings with {@code " \ /} and control characters escaped
+ * ({@code \b \f \n \r \t}, others and DEL as <code>&#92;u00XX</code>; bytes from 0x80 as they are), a table is an
+ * array when every key is a positive integer and it is not excessively sparse (by the sparse settings: refused,
+ * or written as an object when {@code convert} is on), missing elements {@code null}; an empty table is
+ * {@code {}}; objects' keys are strings or numbers (in the table's iteration order, as lua-cjson); nesting deeper
+ * than {@code encode_max_depth} is refused. <b>decode</b>: {@link CjsonDecoder}.
+ *
+ * <p>Not thread-safe: a module table belongs to one Lua state (the runner's lock).
  */
 final class CjsonLib {
-    static final int MAX_DEPTH = 1000;
+    static final int DEFAULT_MAX_DEPTH = 1000;
     /** lua-cjson's {@code null}: a light userdata equal only to itself (a reply of it is a null bulk). */
     static final LuaValue NULL = new LuaUserdata(new Object());
+    private static final String[] ON_OFF = {"off", "on"};
+    private static final String[] INVALID_NUMBERS = {"off", "on", "null"};
+    /** How many array elements are written between two memory checks. */
+    private static final int CHECK_EVERY = 1 << 16;
 
-    private CjsonLib() {
+    /** One module table's settings ({@code json_config_t}), at lua-cjson's defaults. */
+    static final class Config {
+        int sparseConvert;
+        int sparseRatio = 2;
+        int sparseSafe = 10;
+        int encodeMaxDepth = DEFAULT_MAX_DEPTH;
+        int decodeMaxDepth = DEFAULT_MAX_DEPTH;
+        /** 0 refuse, 1 write as {@code %g} ({@code nan}), 2 write {@code null}. */
+        int encodeInvalidNumbers;
+        int decodeInvalidNumbers = 1;
+        int keepBuffer = 1;
+        int precision = 14;
+
+        /** Back to the defaults (SCRIPT FLUSH). */
+        void reset() {
+            Config d = new Config();
+            sparseConvert = d.sparseConvert;
+            sparseRatio = d.sparseRatio;
+            sparseSafe = d.sparseSafe;
+            encodeMaxDepth = d.encodeMaxDepth;
+            decodeMaxDepth = d.decodeMaxDepth;
+            encodeInvalidNumbers = d.encodeInvalidNumbers;
+            decodeInvalidNumbers = d.decodeInvalidNumbers;
+            keepBuffer = d.keepBuffer;
+            precision = d.precision;
+        }
     }
 
-    static LuaTable create() {
+    private final Config cfg;
+    /** Asked before the output of {@code encode} grows by a large array: {@link ScriptHook#reserve}. */
+    private final LongConsumer reserve;
+
+    private CjsonLib(Config cfg, LongConsumer reserve) {
+        this.cfg = cfg;
+        this.reserve = reserve;
+    }
+
+    /**
+     * A module table with its own settings, {@code cfg}; {@code reserve} is asked before {@code encode}'s output
+     * grows (the memory cap: with sparse arrays allowed, a small table can encode to gigabytes).
+     */
+    static LuaTable create(Config cfg, LongConsumer reserve) {
+        CjsonLib lib = new CjsonLib(cfg, reserve);
         LuaTable t = new LuaTable();
         t.set("encode", new VarArgFunction() {
             @Override
             public Varargs invoke(Varargs a) {
                 if (a.narg() != 1) {
-                    throw new LuaError("bad argument #1 to 'encode' (expected 1 argument)");
+                    throw badArgument(1, "encode", "expected 1 argument");
                 }
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
-                encode(a.arg1(), out, 0);
+                lib.encode(a.arg1(), out, 0);
                 return LuaString.valueUsing(out.toByteArray());
             }
         });
@@ -49,21 +104,139 @@ final class CjsonLib {
             @Override
             public Varargs invoke(Varargs a) {
                 if (a.narg() != 1) {
-                    throw new LuaError("bad argument #1 to 'decode' (expected 1 argument)");
+                    throw badArgument(1, "decode", "expected 1 argument");
                 }
                 LuaString s = a.arg1().checkstring();
                 byte[] b = new byte[s.m_length];
                 System.arraycopy(s.m_bytes, s.m_offset, b, 0, b.length);
-                return new Decoder(b).document();
+                return new CjsonDecoder(b, cfg.decodeMaxDepth, cfg.decodeInvalidNumbers != 0).document();
+            }
+        });
+        t.set("encode_sparse_array", setting("encode_sparse_array", 3, a -> LuaValue.varargsOf(new LuaValue[] {
+            enumOption(a, 1, "encode_sparse_array", null, v -> cfg.sparseConvert = v, cfg.sparseConvert),
+            integerOption(a, 2, "encode_sparse_array", 0, Integer.MAX_VALUE, v -> cfg.sparseRatio = v,
+                    () -> cfg.sparseRatio),
+            integerOption(a, 3, "encode_sparse_array", 0, Integer.MAX_VALUE, v -> cfg.sparseSafe = v,
+                    () -> cfg.sparseSafe)})));
+        t.set("encode_max_depth", setting("encode_max_depth", 1, a -> integerOption(a, 1, "encode_max_depth", 1,
+                Integer.MAX_VALUE, v -> cfg.encodeMaxDepth = v, () -> cfg.encodeMaxDepth)));
+        t.set("decode_max_depth", setting("decode_max_depth", 1, a -> integerOption(a, 1, "decode_max_depth", 1,
+                Integer.MAX_VALUE, v -> cfg.decodeMaxDepth = v, () -> cfg.decodeMaxDepth)));
+        t.set("encode_number_precision", setting("encode_number_precision", 1, a -> integerOption(a, 1,
+                "encode_number_precision", 1, 14, v -> cfg.precision = v, () -> cfg.precision)));
+        t.set("encode_keep_buffer", setting("encode_keep_buffer", 1, a -> enumOption(a, 1, "encode_keep_buffer",
+                null, v -> cfg.keepBuffer = v, cfg.keepBuffer)));
+        t.set("encode_invalid_numbers", setting("encode_invalid_numbers", 1, a -> enumOption(a, 1,
+                "encode_invalid_numbers", INVALID_NUMBERS, v -> cfg.encodeInvalidNumbers = v,
+                cfg.encodeInvalidNumbers)));
+        t.set("decode_invalid_numbers", setting("decode_invalid_numbers", 1, a -> enumOption(a, 1,
+                "decode_invalid_numbers", null, v -> cfg.decodeInvalidNumbers = v, cfg.decodeInvalidNumbers)));
+        t.set("new", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs a) {
+                return create(new Config(), reserve);
             }
         });
         t.set("null", NULL);
+        t.set("_NAME", "cjson");
+        t.set("_VERSION", "2.1.0");
         return t;
+    }
+
+    // ---- settings (json_arg_init, json_integer_option, json_enum_option) ----
+
+    /** A settings function taking at most {@code args} arguments ({@code found too many arguments} past them). */
+    private static VarArgFunction setting(String function, int args,
+                                          java.util.function.Function<Varargs, Varargs> body) {
+        return new VarArgFunction() { // (not "name": LibFunction has a field of that name)
+            @Override
+            public Varargs invoke(Varargs a) {
+                if (a.narg() > args) {
+                    throw badArgument(args + 1, function, "found too many arguments");
+                }
+                return body.apply(a);
+            }
+        };
+    }
+
+    /**
+     * An integer setting at argument {@code i}: set when given (Lua's {@code luaL_checkinteger}, then the range,
+     * whose error names argument #1 whichever it is, as lua-cjson); returns the setting.
+     */
+    private static LuaValue integerOption(Varargs a, int i, String name, int min, int max,
+                                          java.util.function.IntConsumer set, java.util.function.IntSupplier get) {
+        LuaValue v = a.arg(i);
+        if (!v.isnil()) {
+            LuaValue n = v.type() == LuaValue.TNUMBER ? v : v.type() == LuaValue.TSTRING ? v.tonumber() : LuaValue.NIL;
+            if (n.isnil()) {
+                throw badArgument(i, name, "number expected, got " + v.typename());
+            }
+            int value = cInt(n.todouble());
+            if (value < min || value > max) {
+                throw badArgument(1, name, "expected integer between " + min + " and " + max);
+            }
+            set.accept(value);
+        }
+        return LuaValue.valueOf(get.getAsInt());
+    }
+
+    /**
+     * An option setting at argument {@code i} (lua-cjson's {@code json_enum_option} with {@code bool_true} 1): a
+     * boolean or one of {@code options} (off/on when null) by name; returns the setting, as a boolean when it is
+     * 0 or 1, else as its name.
+     */
+    private static LuaValue enumOption(Varargs a, int i, String name, String[] options,
+                                       java.util.function.IntConsumer set, int current) {
+        String[] names = options == null ? ON_OFF : options;
+        int setting = current;
+        LuaValue v = a.arg(i);
+        if (!v.isnil()) {
+            if (v.isboolean()) {
+                setting = v.toboolean() ? 1 : 0;
+            } else {
+                String s = optionName(v, i, name);
+                setting = -1;
+                for (int k = 0; k < names.length; k++) {
+                    if (names[k].equals(s)) {
+                        setting = k;
+                    }
+                }
+                if (setting < 0) {
+                    throw badArgument(i, name, "invalid option '" + s + "'");
+                }
+            }
+            set.accept(setting);
+        }
+        return setting <= 1 ? LuaValue.valueOf(setting == 1) : LuaValue.valueOf(names[setting]);
+    }
+
+    /** Lua's {@code luaL_checkstring} for an option: a string, or a number as Lua prints it. */
+    private static String optionName(LuaValue v, int i, String name) {
+        if (v.type() == LuaValue.TNUMBER) {
+            return LuaSandbox.numberToString(v.todouble());
+        }
+        if (v.type() != LuaValue.TSTRING) {
+            throw badArgument(i, name, "string expected, got " + v.typename());
+        }
+        return LuaReplies.latin1(v.checkstring());
+    }
+
+    /**
+     * A Lua number as lua-cjson's {@code int} setting: truncated to a 64-bit integer as x86 does (NaN and numbers
+     * out of range give the minimum), then its low 32 bits.
+     */
+    private static int cInt(double d) {
+        long l = Double.isNaN(d) || d >= 0x1p63 || d < -0x1p63 ? Long.MIN_VALUE : (long) d;
+        return (int) l;
+    }
+
+    private static LuaError badArgument(int i, String name, String why) {
+        return new LuaError("bad argument #" + i + " to '" + name + "' (" + why + ")");
     }
 
     // ---- encode ----
 
-    private static void encode(LuaValue v, ByteArrayOutputStream out, int depth) {
+    private void encode(LuaValue v, ByteArrayOutputStream out, int depth) {
         switch (v.type()) {
             case LuaValue.TNIL -> write(out, "null");
             case LuaValue.TBOOLEAN -> write(out, v.toboolean() ? "true" : "false");
@@ -80,15 +253,23 @@ final class CjsonLib {
         }
     }
 
-    private static String number(double d) {
+    private String number(double d) {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
-            throw new LuaError("Cannot serialise number: must not be NaN or Inf");
+            switch (cfg.encodeInvalidNumbers) {
+                case 0 -> throw new LuaError("Cannot serialise number: must not be NaN or Inf");
+                case 1 -> {
+                    return Double.isNaN(d) ? "nan" : d > 0 ? "inf" : "-inf";
+                }
+                default -> {
+                    return "null";
+                }
+            }
         }
-        return LuaFormat.general(".14", 'g', d);
+        return LuaFormat.floating("." + cfg.precision, 'g', d);
     }
 
-    private static void table(LuaTable t, ByteArrayOutputStream out, int depth) {
-        if (depth > MAX_DEPTH) {
+    private void table(LuaTable t, ByteArrayOutputStream out, int depth) {
+        if (depth > cfg.encodeMaxDepth) {
             throw new LuaError("Cannot serialise, excessive nesting (" + depth + ")");
         }
         int length = arrayLength(t);
@@ -97,6 +278,9 @@ final class CjsonLib {
             for (int i = 1; i <= length; i++) {
                 if (i > 1) {
                     out.write(',');
+                }
+                if ((i & (CHECK_EVERY - 1)) == 0) {
+                    reserve.accept(out.size()); // the buffer doubles as it grows
                 }
                 encode(t.rawget(i), out, depth);
             }
@@ -131,8 +315,12 @@ final class CjsonLib {
         out.write('}');
     }
 
-    /** lua-cjson's {@code lua_array_length}: the array size, or -1 for an object (0 for an empty table). */
-    private static int arrayLength(LuaTable t) {
+    /**
+     * lua-cjson's {@code lua_array_length}: the array size, or -1 for an object (0 for an empty table, written as
+     * an object too); an excessively sparse array is refused or, with {@code convert} on, an object. Its
+     * {@code items * ratio} is C's {@code int} product, wrapping as x86 does.
+     */
+    private int arrayLength(LuaTable t) {
         double max = 0;
         int items = 0;
         LuaValue k = LuaValue.NIL;
@@ -151,8 +339,11 @@ final class CjsonLib {
             max = Math.max(max, d);
             items++;
         }
-        if (max > 10 && max > items * 2.0) {
-            throw new LuaError("Cannot serialise table: excessively sparse array");
+        if (cfg.sparseRatio > 0 && max > items * cfg.sparseRatio && max > cfg.sparseSafe) {
+            if (cfg.sparseConvert == 0) {
+                throw new LuaError("Cannot serialise table: excessively sparse array");
+            }
+            return -1;
         }
         return (int) max;
     }
@@ -185,265 +376,5 @@ final class CjsonLib {
     private static void write(ByteArrayOutputStream out, String s) {
         byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
         out.write(b, 0, b.length);
-    }
-
-    // ---- decode ----
-
-    /** lua-cjson's tokenizer and parser over one document, with its error texts. */
-    private static final class Decoder {
-        private final byte[] b;
-        private int p;
-        private int depth;
-        /** The current token: its type name, start, and value. */
-        private String type;
-        private String error;
-        private int index;
-        private LuaValue value;
-
-        Decoder(byte[] b) {
-            this.b = b;
-        }
-
-        LuaValue document() {
-            next();
-            LuaValue v = value("value");
-            next();
-            if (!type.equals("T_END")) {
-                fail("the end");
-            }
-            return v;
-        }
-
-        private LuaValue value(String expected) {
-            switch (type) {
-                case "T_STRING", "T_NUMBER", "T_BOOLEAN" -> {
-                    return value;
-                }
-                case "T_NULL" -> {
-                    return NULL;
-                }
-                case "T_OBJ_BEGIN" -> {
-                    return object();
-                }
-                case "T_ARR_BEGIN" -> {
-                    return array();
-                }
-                default -> throw fail(expected);
-            }
-        }
-
-        private void nest() {
-            if (++depth > MAX_DEPTH) {
-                throw new LuaError("Found too many nested data structures (" + depth + ") at character "
-                        + (index + 1));
-            }
-        }
-
-        private LuaValue object() {
-            nest();
-            LuaTable t = new LuaTable();
-            next();
-            if (type.equals("T_OBJ_END")) {
-                depth--;
-                return t;
-            }
-            while (true) {
-                if (!type.equals("T_STRING")) {
-                    throw fail("object key string");
-                }
-                LuaValue key = value;
-                next();
-                if (!type.equals("T_COLON")) {
-                    throw fail("colon");
-                }
-                next();
-                t.rawset(key, value("value"));
-                next();
-                if (type.equals("T_OBJ_END")) {
-                    depth--;
-                    return t;
-                }
-                if (!type.equals("T_COMMA")) {
-                    throw fail("comma or object end");
-                }
-                next();
-            }
-        }
-
-        private LuaValue array() {
-            nest();
-            LuaTable t = new LuaTable();
-            next();
-            if (type.equals("T_ARR_END")) {
-                depth--;
-                return t;
-            }
-            for (int i = 1; ; i++) {
-                t.rawset(i, value("value"));
-                next();
-                if (type.equals("T_ARR_END")) {
-                    depth--;
-                    return t;
-                }
-                if (!type.equals("T_COMMA")) {
-                    throw fail("comma or array end");
-                }
-                next();
-            }
-        }
-
-        private LuaError fail(String expected) {
-            String found = type.equals("T_ERROR") ? error : type;
-            throw new LuaError("Expected " + expected + " but found " + found + " at character " + (index + 1));
-        }
-
-        private void next() {
-            while (p < b.length && (b[p] == ' ' || b[p] == '\t' || b[p] == '\n' || b[p] == '\r')) {
-                p++;
-            }
-            index = p;
-            if (p >= b.length) {
-                type = "T_END";
-                return;
-            }
-            byte c = b[p];
-            switch (c) {
-                case '{' -> single("T_OBJ_BEGIN");
-                case '}' -> single("T_OBJ_END");
-                case '[' -> single("T_ARR_BEGIN");
-                case ']' -> single("T_ARR_END");
-                case ':' -> single("T_COLON");
-                case ',' -> single("T_COMMA");
-                case '"' -> string();
-                default -> {
-                    if (c == '-' || (c >= '0' && c <= '9')) {
-                        number();
-                    } else if (word("true")) {
-                        type = "T_BOOLEAN";
-                        value = LuaValue.TRUE;
-                    } else if (word("false")) {
-                        type = "T_BOOLEAN";
-                        value = LuaValue.FALSE;
-                    } else if (word("null")) {
-                        type = "T_NULL";
-                    } else {
-                        error("invalid token");
-                    }
-                }
-            }
-        }
-
-        private void single(String t) {
-            type = t;
-            p++;
-        }
-
-        private void error(String message) {
-            type = "T_ERROR";
-            error = message;
-        }
-
-        private boolean word(String w) {
-            byte[] wb = w.getBytes(StandardCharsets.US_ASCII);
-            if (p + wb.length > b.length) {
-                return false;
-            }
-            for (int i = 0; i < wb.length; i++) {
-                if (b[p + i] != wb[i]) {
-                    return false;
-                }
-            }
-            p += wb.length;
-            return true;
-        }
-
-        private void number() {
-            int start = p;
-            while (p < b.length && "+-0123456789.eE".indexOf(b[p]) >= 0) {
-                p++;
-            }
-            String n = new String(b, start, p - start, StandardCharsets.US_ASCII);
-            try {
-                // strtod, as lua-cjson: leading zeros are accepted
-                value = LuaValue.valueOf(Double.parseDouble(n));
-                type = "T_NUMBER";
-            } catch (NumberFormatException e) {
-                error("invalid number");
-            }
-        }
-
-        private void string() {
-            p++;
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            while (true) {
-                if (p >= b.length) {
-                    index = p; // lua-cjson reports where the string ran out
-                    error("unexpected end of string");
-                    return;
-                }
-                int c = b[p] & 0xFF;
-                if (c == '"') {
-                    p++;
-                    break;
-                }
-                if (c != '\\') {
-                    out.write(c);
-                    p++;
-                    continue;
-                }
-                if (p + 1 >= b.length) {
-                    index = p + 1;
-                    error("unexpected end of string");
-                    return;
-                }
-                byte e = b[p + 1];
-                p += 2;
-                switch (e) {
-                    case '"', '\\', '/' -> out.write(e);
-                    case 'b' -> out.write('\b');
-                    case 'f' -> out.write('\f');
-                    case 'n' -> out.write('\n');
-                    case 'r' -> out.write('\r');
-                    case 't' -> out.write('\t');
-                    case 'u' -> {
-                        int cp = hex4();
-                        if (cp < 0) {
-                            error("invalid unicode escape code");
-                            return;
-                        }
-                        if (cp >= 0xD800 && cp <= 0xDBFF && p + 1 < b.length && b[p] == '\\' && b[p + 1] == 'u') {
-                            p += 2;
-                            int lo = hex4();
-                            if (lo < 0xDC00 || lo > 0xDFFF) {
-                                error("invalid unicode escape code");
-                                return;
-                            }
-                            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                        }
-                        byte[] u = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8);
-                        out.write(u, 0, u.length);
-                    }
-                    default -> {
-                        error("invalid escape code");
-                        return;
-                    }
-                }
-            }
-            type = "T_STRING";
-            value = LuaString.valueUsing(out.toByteArray());
-        }
-
-        private int hex4() {
-            if (p + 4 > b.length) {
-                return -1;
-            }
-            try {
-                int v = Integer.parseInt(new String(b, p, 4, StandardCharsets.US_ASCII), 16);
-                p += 4;
-                return v;
-            } catch (NumberFormatException e) {
-                return -1;
-            }
-        }
     }
 }

@@ -90,7 +90,7 @@ final class LibraryLoader {
         } catch (StackOverflowError e) {
             throw new IllegalArgumentException("Error registering functions: ERR stack overflow");
         } finally {
-            sandbox.hook().stop();
+            sandbox.finish();
             loading = null;
             loadingLibrary = null;
         }

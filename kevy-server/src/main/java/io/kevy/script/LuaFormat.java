@@ -1,6 +1,9 @@
 package io.kevy.script;
 
 import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaString;
@@ -72,8 +75,7 @@ final class LuaFormat extends VarArgFunction {
                 case 'u' -> String.format("%" + spec + "d", (long) args.checkdouble(arg));
                 case 'x', 'X', 'o' -> String.format("%" + spec + conv, (long) args.checkdouble(arg));
                 case 'c' -> String.valueOf((char) (args.checkint(arg) & 0xFF));
-                case 'e', 'E', 'f' -> String.format("%" + spec + conv, args.checkdouble(arg));
-                case 'g', 'G' -> general(spec, conv, args.checkdouble(arg));
+                case 'e', 'E', 'f', 'g', 'G' -> floating(spec, conv, args.checkdouble(arg));
                 case 's' -> {
                     LuaValue v = args.arg(arg);
                     LuaString str = v.isstring() ? v.checkstring() : v.tostring().checkstring();
@@ -97,58 +99,106 @@ final class LuaFormat extends VarArgFunction {
         return LuaString.valueUsing(out.toByteArray());
     }
 
-    /** C's {@code %g}: {@code %e} or {@code %f} by the exponent, trailing zeros removed unless {@code #}. */
-    static String general(String spec, char conv, double d) {
-        if (Double.isNaN(d) || Double.isInfinite(d)) {
-            return String.format("%" + spec.replace("#", "") + (conv == 'g' ? "e" : "E"), d);
-        }
+    /**
+     * C's {@code %e}, {@code %E}, {@code %f}, {@code %g} or {@code %G} of {@code d} with {@code spec}'s flags, width
+     * and precision, as glibc prints it: the exact binary value rounded half to even (Java's Formatter rounds the
+     * shortest decimal half up, so {@code %.0f} of 2.5 gave 3 and {@code %.14g} of 123456789012345 ended in 5 where
+     * C prints 2 and ...234), {@code inf}, {@code -inf} and {@code -nan} (x86's NaN, as {@link
+     * LuaSandbox#numberToString}), a negative zero's sign kept.
+     */
+    static String floating(String spec, char conv, double d) {
         int dot = spec.indexOf('.');
-        int precision = dot < 0 ? 6 : (dot + 1 == spec.length() ? 0 : Integer.parseInt(spec.substring(dot + 1)));
-        if (precision == 0) {
-            precision = 1;
-        }
         String flags = dot < 0 ? spec : spec.substring(0, dot);
+        int precision = dot < 0 ? 6 : (dot + 1 == spec.length() ? 0 : Integer.parseInt(spec.substring(dot + 1)));
         boolean alt = flags.contains("#");
-        String flagsNoAlt = flags.replace("#", "");
-        String widthFree = flagsNoAlt.replaceAll("[0-9]", "");
-        int exp;
-        if (d == 0) {
-            exp = 0;
-        } else {
-            String e = String.format("%." + (precision - 1) + "e", d);
-            exp = Integer.parseInt(e.substring(e.indexOf('e') + 1));
-        }
+        String widthText = flags.replaceAll("^[-+ #0]*", "");
+        String flagChars = flags.substring(0, flags.length() - widthText.length());
+        boolean negative = Double.isNaN(d) || d < 0 || (d == 0 && 1 / d < 0);
+        char lower = Character.toLowerCase(conv);
         String body;
-        if (exp < -4 || exp >= precision) {
-            body = String.format("%" + widthFree.replace("0", "") + "." + (precision - 1) + (conv == 'g' ? "e" : "E"),
-                    d);
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            body = Double.isNaN(d) ? "nan" : "inf";
+        } else {
+            BigDecimal a = new BigDecimal(Math.abs(d));
+            body = switch (lower) {
+                case 'e' -> scientific(a, precision, alt);
+                case 'f' -> plain(a, precision, alt);
+                default -> general(a, precision == 0 ? 1 : precision, alt);
+            };
+        }
+        if (Character.isUpperCase(conv)) {
+            body = body.toUpperCase(java.util.Locale.ROOT);
+        }
+        String sign = negative ? "-" : flagChars.contains("+") ? "+" : flagChars.contains(" ") ? " " : "";
+        int width = widthText.isEmpty() ? 0 : Integer.parseInt(widthText);
+        int pad = width - sign.length() - body.length();
+        if (pad <= 0) {
+            return sign + body;
+        }
+        if (flagChars.contains("-")) {
+            return sign + body + " ".repeat(pad);
+        }
+        if (flagChars.contains("0") && Double.isFinite(d)) {
+            return sign + "0".repeat(pad) + body;
+        }
+        return " ".repeat(pad) + sign + body;
+    }
+
+    /**
+     * C's {@code %g} of {@code a} (not negative) with precision {@code p} (at least 1): {@code %e} or {@code %f} by
+     * the exponent, trailing zeros removed unless {@code #}.
+     */
+    private static String general(BigDecimal a, int p, boolean alt) {
+        int exp = a.signum() == 0 ? 0 : exponent(a.round(new MathContext(p, RoundingMode.HALF_EVEN)));
+        String body;
+        if (exp < -4 || exp >= p) {
+            body = scientific(a, p - 1, alt);
             if (!alt) {
-                int e = body.indexOf(conv == 'g' ? 'e' : 'E');
+                int e = body.indexOf('e');
                 body = stripZeros(body.substring(0, e)) + body.substring(e);
             }
         } else {
-            body = String.format("%" + widthFree.replace("0", "") + "." + (precision - 1 - exp) + "f", d);
+            body = plain(a, p - 1 - exp, alt);
             if (!alt) {
                 body = stripZeros(body);
             }
         }
-        String width = flagsNoAlt.replaceAll("^[-+ 0]*", "");
-        if (width.isEmpty()) {
-            return body;
+        return body;
+    }
+
+    /** {@code %.<p>e} of {@code a} (not negative): one digit, the point (none for p 0 unless #), p digits. */
+    private static String scientific(BigDecimal a, int p, boolean alt) {
+        String digits;
+        int exp;
+        if (a.signum() == 0) {
+            digits = "0".repeat(p + 1);
+            exp = 0;
+        } else {
+            BigDecimal r = a.round(new MathContext(p + 1, RoundingMode.HALF_EVEN));
+            exp = exponent(r);
+            digits = r.unscaledValue().toString();
+            digits = digits.length() > p + 1 ? digits.substring(0, p + 1) : digits + "0".repeat(p + 1 - digits.length());
         }
-        int w = Integer.parseInt(width);
-        if (body.length() >= w) {
-            return body;
+        StringBuilder out = new StringBuilder().append(digits.charAt(0));
+        if (p > 0 || alt) {
+            out.append('.').append(digits, 1, digits.length());
         }
-        String pad;
-        if (flags.contains("-")) {
-            return body + " ".repeat(w - body.length());
-        } else if (flags.replaceAll("[1-9][0-9]*$", "").contains("0")) {
-            int sign = body.startsWith("-") || body.startsWith("+") || body.startsWith(" ") ? 1 : 0;
-            pad = "0".repeat(w - body.length());
-            return body.substring(0, sign) + pad + body.substring(sign);
+        out.append('e').append(exp < 0 ? '-' : '+');
+        if (Math.abs(exp) < 10) {
+            out.append('0');
         }
-        return " ".repeat(w - body.length()) + body;
+        return out.append(Math.abs(exp)).toString();
+    }
+
+    /** {@code %.<p>f} of {@code a} (not negative). */
+    private static String plain(BigDecimal a, int p, boolean alt) {
+        String s = a.setScale(p, RoundingMode.HALF_EVEN).toPlainString();
+        return p == 0 && alt ? s + "." : s;
+    }
+
+    /** The decimal exponent of {@code r}'s first digit ({@code r} not zero). */
+    private static int exponent(BigDecimal r) {
+        return r.precision() - r.scale() - 1;
     }
 
     private static String stripZeros(String s) {

@@ -29,7 +29,8 @@ import org.luaj.vm2.lib.jse.JseMathLib;
  * {@code redis}, {@code bit} and {@code cjson}, with Lua 5.1 names luaj (5.2) lacks ({@code unpack},
  * {@code table.getn}, {@code math.mod}, {@code string.gfind}, {@code _VERSION = "Lua 5.1"}); without
  * {@code os}, {@code io}, {@code debug}, {@code package}/{@code require}, {@code loadfile},
- * {@code dofile}, {@code print}, {@code setfenv}/{@code getfenv} (Redis 7.0 has none of them either).
+ * {@code dofile}, {@code print}, {@code setfenv}/{@code getfenv} (Redis 7.0 has none of them either). Coroutines
+ * are bounded ({@link ScriptCoroutines}): luaj runs each on a Java thread.
  *
  * <p><b>Protected globals</b>, as Redis 7.0: a script sees the globals through an empty table whose reads of a
  * missing name fail with {@code Script attempted to access nonexistent global variable '<name>'} and whose
@@ -48,6 +49,9 @@ final class LuaSandbox {
     private final Globals env = new Globals();
     private final Set<LuaValue> readonly = Collections.newSetFromMap(new IdentityHashMap<>());
     private final ScriptHook hook = new ScriptHook();
+    private final ScriptCoroutines coroutines = new ScriptCoroutines(globals, hook::where);
+    /** The {@code cjson} settings of this state: they last from script to script, as in Redis. */
+    private final CjsonLib.Config cjson = new CjsonLib.Config();
     /** The table the protected globals read from: {@link #globals}, or a library load's API (Redis's swap). */
     private LuaTable visible = globals;
 
@@ -60,6 +64,7 @@ final class LuaSandbox {
         globals.load(new StringLib());
         globals.load(new JseMathLib());
         globals.load(new CoroutineLib());
+        coroutines.install((LuaTable) globals.get("coroutine")); // bounded: one Java thread per coroutine
         globals.load(hook); // sets globals.debuglib: the call and instruction hooks
         LoadState.install(globals);
         LuaC.install(globals);
@@ -189,7 +194,7 @@ final class LuaSandbox {
         });
         globals.rawset("redis", RedisLib.create(current));
         globals.rawset("bit", BitLib.create());
-        globals.rawset("cjson", CjsonLib.create());
+        globals.rawset("cjson", CjsonLib.create(cjson, hook::reserve));
         globals.rawset("struct", StructLib.create());
         globals.rawset("cmsgpack", CmsgpackLib.create());
         for (String lib : new String[] {"string", "table", "math", "coroutine", "redis", "bit", "cjson", "struct",
@@ -237,11 +242,29 @@ final class LuaSandbox {
         if (Double.isInfinite(d)) {
             return d > 0 ? "inf" : "-inf";
         }
-        return LuaFormat.general(".14", 'g', d);
+        return LuaFormat.floating(".14", 'g', d);
     }
 
     ScriptHook hook() {
         return hook;
+    }
+
+    /**
+     * Ends the run on this state: every coroutine it left alive is ended, its thread gone ({@link
+     * ScriptCoroutines#closeAll}), and the hook stops watching. Called when a script, function or library load
+     * ends, however it ends.
+     */
+    void finish() {
+        try {
+            coroutines.closeAll();
+        } finally {
+            hook.stop();
+        }
+    }
+
+    /** Puts the {@code cjson} settings back to their defaults (SCRIPT FLUSH: Redis makes a new Lua state). */
+    void resetCjson() {
+        cjson.reset();
     }
 
     /** Sets a global the scripts see ({@code KEYS}, {@code ARGV}). */

@@ -221,6 +221,15 @@ final class ScriptErrors {
         return null;
     }
 
+    /**
+     * The value a Lua error hands to whoever catches it (luaj's pcall and resume: the message object), with
+     * {@code error()}'s missing message as nil, as in Lua; then {@link #caught} gives it Lua's text.
+     */
+    static LuaValue messageValue(LuaError e) {
+        LuaValue m = e.getMessageObject();
+        return m == null || isNullMessage(m) ? LuaValue.NIL : m;
+    }
+
     /** luaj's message of {@code error()}: "null", without a position, before any traceback. */
     private static boolean isNullMessage(LuaValue obj) {
         return obj.type() == LuaValue.TSTRING && stripTraceback(obj.tojstring()).equals("null");

@@ -73,6 +73,20 @@ final class ScriptHook extends DebugLib {
     }
 
     /**
+     * Lua's {@code luaL_where(L, 1)} for the Lua function that ran the last instruction: {@code user_script:5: }
+     * ({@code user_function} for a library's), or empty when unknown. Read by a library function about to raise
+     * an error with its caller's position.
+     */
+    String where() {
+        int line = currentLine();
+        if (line < 0 || lastClosure.p.source == null) {
+            return "";
+        }
+        String source = lastClosure.p.source.tojstring();
+        return (source.startsWith("@") ? source.substring(1) : source) + ":" + line + ": ";
+    }
+
+    /**
      * Starts a library load (no script runs): the depth limit applies, and after {@code timeoutMs} (0: never)
      * the load fails with {@code FUNCTION LOAD timeout} (Redis's {@code luaEngineLoadHook}).
      */

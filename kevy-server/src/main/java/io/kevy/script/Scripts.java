@@ -22,7 +22,8 @@ import org.luaj.vm2.Varargs;
  * <p><b>Atomicity.</b> {@link #run} is called by EVAL with every shard locked by the dispatcher (EVAL is an
  * all-shards command, as FLUSHALL), so the script's {@code redis.call}s see and change the data as one critical
  * section; their frames are emitted in order inside it, and a feed reader sees all of them or none. Locking
- * only the declared keys' shards would be cheaper, but Redis scripts may reach keys they do not declare.
+ * only the declared keys' shards was measured and was not faster (docs/design.md), and Redis scripts may reach
+ * keys they do not declare.
  *
  * <p><b>Busy scripts.</b> A script running longer than {@code busy-reply-threshold} (CONFIG, alias
  * {@code lua-time-limit}, default 5000 ms) turns the engine busy: other clients' commands without the
@@ -94,9 +95,18 @@ public final class Scripts {
         return cache.get(sha);
     }
 
-    /** SCRIPT FLUSH. */
+    /**
+     * SCRIPT FLUSH: empties the cache and puts EVAL's {@code cjson} settings back to their defaults (Redis makes a
+     * new Lua state, the only per-state thing a script can change there).
+     */
     void flush() {
         cache.clear();
+        lock.lock();
+        try {
+            sandbox.resetCjson();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The running script, or null (SCRIPT KILL). */
@@ -159,6 +169,10 @@ public final class Scripts {
                 fail(c, ScriptErrors.runtime(new LuaError(ScriptMemory.NOT_ENOUGH_MEMORY), run.sha,
                         sb.hook().currentLine(), chunk));
                 return;
+            } catch (org.luaj.vm2.OrphanedThread e) { // interrupted waiting for a coroutine: the engine closes
+                fail(c, ScriptErrors.runtime(new LuaError(LuaReplyBuilder.errorTable(ScriptErrors.KILLED)), run.sha,
+                        sb.hook().currentLine(), chunk));
+                return;
             } catch (StackOverflowError e) { // the hook's depth limit should have caught it first
                 fail(c, ErrorReply.of("ERR " + chunk + ":?: stack overflow script: " + run.sha + ", on @" + chunk
                         + ":?."));
@@ -166,9 +180,9 @@ public final class Scripts {
             }
             LuaReplies.write(result.arg1(), c.reply(), run.resp());
         } finally {
+            sb.finish(); // a coroutine's thread ends before the reply
             c.engine().scriptEnded();
             running = null;
-            sb.hook().stop();
         }
     }
 

@@ -242,6 +242,92 @@ class ScriptCommandsIT {
         eval("cjson.foo = 1");
     }
 
+    /**
+     * cjson.decode's numbers as C's strtod reads them (decode_invalid_numbers is on by default: hexadecimal, +,
+     * leading zeros, infinities, NaN), where a number stops, -0, NUL bytes (the end of lua-cjson's C string) and
+     * UTF-16 escapes, lone surrogates included.
+     */
+    @Test
+    void cjsonDecodeReadsWhatRedisReads() {
+        for (String expr : List.of("'0x10'", "'-0x1p3'", "'+5'", "'Infinity'", "'-Infinity'", "'inf'",
+                "'infinity'", "'infinit'", "'0x'", "'1e'", "'1-2'", "'0x1.8p1'", "'0X1P-2'", "'[0x.8]'", "'[1,NaN]'",
+                "'1e400'", "'5.'", "'01'", "'-'", "'.5'", "'nul'", "'NULL'", "'-nan'", "'[1e5,2E-2,-3.5e+2]'",
+                "'1\\0garbage'", "'\"a\\0b\"'", "'\\0 1'", "' \\0'", "'\"\\\\ud800\"'",
+                "'\"\\\\udc00\"'", "'\"\\\\ud800\\\\u0041\"'", "'\"\\\\ud83d\\\\ude00\"'",
+                "'\"\\\\u00e9\\\\u20ac\\\\u0000\"'", "'\"a\\\\x\"'", "'\"\\\\u12\"'", "'\"ab'")) {
+            eval("return cjson.decode(" + expr + ")");
+        }
+        eval("local n = cjson.decode('NaN') return {tostring(n ~= n), type(n)}");
+        eval("local n = cjson.decode('nan(123)') return tostring(n ~= n)");
+        eval("return cjson.encode(cjson.decode('[NaN]'))");
+        eval("return {cjson.encode(cjson.decode('[-0.0, 0.0, -0]')), tostring(cjson.decode('-0'))}");
+        eval("return redis.call('set', 'negzero', cjson.decode('-0'))");
+        eval("return redis.call('get', 'negzero')");
+    }
+
+    /**
+     * The settings functions (lua-cjson 2.1.0 as Redis 7.0 builds it): their defaults, argument errors and effects.
+     * A setting lasts into the next script on the same Lua state, as in Redis, until SCRIPT FLUSH; cjson.new()
+     * has settings of its own.
+     */
+    @Test
+    void cjsonSettingsMatchRedis() {
+        oracle.same("SCRIPT", "FLUSH");
+        try {
+            for (String script : List.of("return cjson._NAME .. ' ' .. cjson._VERSION",
+                    "return {cjson.encode_max_depth(), cjson.decode_max_depth(), cjson.encode_number_precision()}",
+                    "return {cjson.encode_sparse_array()}", "return cjson.encode_keep_buffer()",
+                    "return cjson.encode_invalid_numbers()", "return cjson.decode_invalid_numbers()",
+                    // argument errors
+                    "return cjson.encode_max_depth(0)", "return cjson.encode_max_depth('x')",
+                    "return cjson.encode_max_depth(1, 2)", "return cjson.encode_max_depth(false)",
+                    "return cjson.decode_max_depth(-1)", "return cjson.decode_max_depth({})",
+                    "return cjson.encode_number_precision(15)", "return cjson.encode_number_precision(0)",
+                    "return {cjson.encode_sparse_array('x')}", "return {cjson.encode_sparse_array(1)}",
+                    "return {cjson.encode_sparse_array({})}", "return {cjson.encode_sparse_array(true, 'x')}",
+                    "return {cjson.encode_sparse_array(nil, nil, -1)}",
+                    "return {cjson.encode_sparse_array(nil, nil, nil, 1)}", "return cjson.encode_invalid_numbers('x')",
+                    "return cjson.encode_invalid_numbers(2)", "return cjson.encode_keep_buffer('maybe')",
+                    "return cjson.decode_invalid_numbers('null')", "return cjson.encode_keep_buffer(true, 1)",
+                    // effects; each lasts into the next script
+                    "return cjson.encode_max_depth(3)", "return cjson.encode({{{1}}})",
+                    "return cjson.encode({{{{1}}}})", "return cjson.encode_max_depth('5')",
+                    "return cjson.encode_max_depth(2.7)", "return cjson.encode_max_depth(nil)",
+                    "return cjson.encode_max_depth(1e10)", "return cjson.encode_max_depth(1000)",
+                    "return cjson.decode_max_depth(2)", "return cjson.decode('[[1]]')", "return cjson.decode('[[[1]]]')",
+                    "return cjson.decode('{\"a\":{\"b\":{}}}')", "return cjson.decode_max_depth(1000)",
+                    "return cjson.encode_number_precision(3)",
+                    "return cjson.encode({math.pi, 1/3, 12345, 1e20, -0.5, 100})",
+                    "return cjson.encode({[2.5]='x'})", "return cjson.encode_number_precision(14)",
+                    "return {cjson.encode_sparse_array(true, 3, 1)}", "return cjson.encode({[1]=1,[5]=2})",
+                    "return cjson.encode({[1]=1,[2]=2,[4]=4})", "return {cjson.encode_sparse_array(false, 0)}",
+                    "return cjson.encode({[1]=1,[50]=2})", "return {cjson.encode_sparse_array('on', -1)}",
+                    "return {cjson.encode_sparse_array()}", "return {cjson.encode_sparse_array('off', 2, 10)}",
+                    "return cjson.encode({[1]=1,[30]=2})",
+                    "return cjson.encode_invalid_numbers('null')", "return cjson.encode({1/0, -1/0, 0/0})",
+                    "return cjson.encode_invalid_numbers(true)", "return cjson.encode({1/0, -1/0, 0/0, -(0/0)})",
+                    "return cjson.encode_invalid_numbers('off')", "return cjson.encode(0/0)",
+                    "return cjson.decode_invalid_numbers(false)", "return cjson.decode('0x10')",
+                    "return cjson.decode('NaN')", "return cjson.decode('+1')", "return cjson.decode('-Infinity')",
+                    "return cjson.decode('01')", "return cjson.decode('-01')", "return cjson.decode('infinity')",
+                    "return cjson.decode('[0, -0, 1.5, 10]')", "return cjson.decode_invalid_numbers('on')",
+                    "return cjson.encode_keep_buffer(false)", "return cjson.encode({1})",
+                    "return cjson.encode_keep_buffer('on')",
+                    // cjson.new: a module of its own, at the defaults, writable
+                    "local c = cjson.new() c.encode_max_depth(2) return {c.encode_max_depth(),"
+                            + " cjson.encode_max_depth(), c.encode({1}), cjson.new().encode_max_depth(), c._VERSION,"
+                            + " tostring(c.null == cjson.null)}",
+                    "local c = cjson.new() c.encode_max_depth(1) return c.encode({{1}})",
+                    "local c = cjson.new() c.foo = 1 return {c.foo, c.new().decode('[1,\"x\"]')}")) {
+                eval(script);
+            }
+            eval("return cjson.encode_max_depth(7)");
+        } finally {
+            oracle.same("SCRIPT", "FLUSH");
+        }
+        eval("return {cjson.encode_max_depth(), tostring(cjson.encode_invalid_numbers())}");
+    }
+
     @Test
     void scriptCacheMatchesRedis() {
         oracle.same("SCRIPT", "FLUSH");

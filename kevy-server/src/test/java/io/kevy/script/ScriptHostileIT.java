@@ -3,7 +3,10 @@ package io.kevy.script;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kevy.testing.RawClient;
+import io.kevy.testing.RedisOracle;
 import io.kevy.testing.TestServer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * Hostile scripts on a real kevy-server (two event loops): an endless loop makes other clients answer BUSY
  * past {@code busy-reply-threshold}, SCRIPT KILL stops it and the server goes on; a script that wrote is
  * UNKILLABLE; unbounded recursion is a Lua error, not a dead thread; a 10 MB script body runs; a reply nested
- * deeper than kevy's limit is refused. The memory cap: {@link ScriptMemoryIT}.
+ * deeper than kevy's limit is refused; coroutines, each a Java thread in luaj, are capped and end with their
+ * script, and a kill inside one reads as Redis's. The memory cap: {@link ScriptMemoryIT}.
  */
 class ScriptHostileIT {
     private static final String BUSY =
@@ -132,6 +136,104 @@ class ScriptHostileIT {
             String sha = a.call("SCRIPT", "LOAD", "return #ARGV -- " + big);
             assertThat(sha).startsWith("$40\r\n");
             assertThat(a.call("EVALSHA", sha.substring(5, 45), "0", "a", "b")).isEqualTo(":2\r\n");
+        }
+    }
+
+    /** luaj's coroutine threads alive in this JVM (luaj names them {@code Coroutine-N}). */
+    private static long coroutineThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("Coroutine-")).count();
+    }
+
+    /**
+     * luaj runs each coroutine on a Java thread: 2,000 suspended coroutines once took the JVM from 25 to 2,024
+     * threads, beyond the heap cap's reach. At most {@link ScriptCoroutines#MAX_LIVE} are alive at a time (a clear
+     * Lua error past it), a finished coroutine frees its place, and the threads of those a script leaves
+     * suspended end before its reply, not when the collector finds them.
+     */
+    @Test
+    void coroutinesAreCappedAndTheirThreadsEndWithTheScript() {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        try (TestServer server = TestServer.start(); RawClient a = RawClient.connect(server.port())) {
+            assertThat(a.call("PING")).isEqualTo("+PONG\r\n");
+            int before = mx.getThreadCount();
+            mx.resetPeakThreadCount();
+            String hoard = "local t = {} for i = 1, 2000 do local co = coroutine.create(function() coroutine.yield(i)"
+                    + " end) coroutine.resume(co) t[i] = co end return #t";
+            assertThat(a.call("EVAL", hoard, "0")).isEqualTo("-ERR user_script:1: too many coroutines (kevy allows "
+                    + ScriptCoroutines.MAX_LIVE + " alive at a time) script: " + Sha1.hex(hoard.getBytes())
+                    + ", on @user_script:1.\r\n");
+            assertThat(mx.getPeakThreadCount() - before).as("threads added at the peak")
+                    .isLessThanOrEqualTo(ScriptCoroutines.MAX_LIVE + 16);
+            assertThat(coroutineThreads()).as("suspended coroutines' threads after the reply").isZero();
+
+            String atCap = hoard.replace("2000", Integer.toString(ScriptCoroutines.MAX_LIVE));
+            assertThat(a.call("EVAL", atCap, "0")).isEqualTo(":" + ScriptCoroutines.MAX_LIVE + "\r\n");
+            assertThat(coroutineThreads()).isZero();
+            String inTurn = "local n = 0 for i = 1, 600 do local co = coroutine.create(function() coroutine.yield(1)"
+                    + " end) local _, v = coroutine.resume(co) coroutine.resume(co) n = n + v end return n";
+            assertThat(a.call("EVAL", inTurn, "0")).as("dead coroutines free their place").isEqualTo(":600\r\n");
+            String unstarted = "local t = {} for i = 1, 300 do t[i] = coroutine.create(function() end) end return 1";
+            assertThat(a.call("EVAL", unstarted, "0")).as("a coroutine never resumed counts too")
+                    .startsWith("-ERR user_script:1: too many coroutines");
+            assertThat(a.call("EVAL", atCap, "0")).as("the last script's place is free again")
+                    .isEqualTo(":" + ScriptCoroutines.MAX_LIVE + "\r\n");
+            assertThat(mx.getThreadCount() - before).isLessThanOrEqualTo(8);
+        }
+    }
+
+    @Test
+    void aKilledScriptsSuspendedCoroutinesEndWithIt() {
+        try (TestServer server = TestServer.start(); RawClient a = RawClient.connect(server.port())) {
+            a.call("CONFIG", "SET", "busy-reply-threshold", "100");
+            a.command("EVAL", "local t = {} for i = 1, 200 do t[i] = coroutine.wrap(function() coroutine.yield(i) end)"
+                    + " t[i]() end while true do end", "0");
+            try (RawClient b = RawClient.connect(server.port()); RawClient c = RawClient.connect(server.port())) {
+                RawClient peer = busyPeer(List.of(b, c));
+                long deadline = System.nanoTime() + 20_000_000_000L; // a loaded machine starts 200 threads slowly
+                while (coroutineThreads() < 200 && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                assertThat(coroutineThreads()).isEqualTo(200);
+                assertThat(peer.call("SCRIPT", "KILL")).isEqualTo("+OK\r\n");
+                assertThat(a.readReply()).startsWith("-ERR Script killed by user with SCRIPT KILL... script: ");
+                assertThat(coroutineThreads()).isZero();
+            }
+        }
+    }
+
+    /**
+     * SCRIPT KILL landing while the script runs inside {@code coroutine.wrap}: Redis's killed-script error, with
+     * the line the caller is on (it read {@code ERR user_script:1: @user_script:1 table: 61773680 ...}: the kill's
+     * error table became luaj's text on its way out of the coroutine). Compared with redis-server when installed.
+     */
+    @Test
+    void aKillInsideACoroutineIsRedissKilledScriptError() {
+        String body = "\nlocal f = coroutine.wrap(function()\nlocal i = 0\nwhile true do i = i + 1 end end)\nf()";
+        String expected = "-ERR Script killed by user with SCRIPT KILL... script: " + Sha1.hex(body.getBytes())
+                + ", on @user_script:5.\r\n";
+        try (TestServer server = TestServer.start()) {
+            assertThat(killedReply(server.port(), body)).isEqualTo(expected);
+        }
+        if (RedisOracle.available()) {
+            try (RedisOracle redis = RedisOracle.start()) {
+                assertThat(killedReply(redis.port(), body)).as("redis-server").isEqualTo(expected);
+            }
+        }
+    }
+
+    /** Runs {@code body} on the server at {@code port}, kills it from another connection once busy: its reply. */
+    private static String killedReply(int port, String body) {
+        try (RawClient a = RawClient.connect(port)) {
+            assertThat(a.call("CONFIG", "SET", "busy-reply-threshold", "100")).isEqualTo("+OK\r\n");
+            a.command("EVAL", body, "0");
+            try (RawClient b = RawClient.connect(port); RawClient c = RawClient.connect(port)) {
+                RawClient peer = busyPeer(List.of(b, c));
+                assertThat(peer.call("SCRIPT", "KILL")).isEqualTo("+OK\r\n");
+                String reply = a.readReply();
+                assertThat(a.call("PING")).isEqualTo("+PONG\r\n");
+                return reply;
+            }
         }
     }
 }

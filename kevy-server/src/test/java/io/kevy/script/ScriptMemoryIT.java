@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The memory cap of scripts ({@link ScriptMemory}) on a real kevy-server in the test JVM (its heap, 1 GB): a
  * script filling the heap without bound is stopped with Lua's {@code not enough memory} before the heap is
- * exhausted, a pcall cannot catch it, a {@code string.rep} too large for the heap fails before allocating, and
+ * exhausted, a pcall cannot catch it, a {@code string.rep} too large for the heap fails before allocating, as
+ * does a {@code cjson.encode} whose sparse-array settings let one element become gigabytes of {@code null}s, and
  * the server goes on.
  */
 class ScriptMemoryIT {
@@ -38,6 +39,19 @@ class ScriptMemoryIT {
             assertThat(a.call("EVAL", "return #string.rep('ab', 2^30)", "0")).as("more than a Java array holds")
                     .startsWith("-ERR user_script:1: not enough memory script: ");
             assertThat(a.call("EVAL", "return #string.rep('ab', 1e6)", "0")).isEqualTo(":2000000\r\n");
+            assertThat(a.call("PING")).isEqualTo("+PONG\r\n");
+        }
+    }
+
+    @Test
+    void aSparseArrayEncodedWithoutLimitIsStoppedBeforeTheHeapIsExhausted() throws SocketException {
+        try (TestServer server = TestServer.start(); RawClient a = RawClient.connect(server.port())) {
+            a.socket().setSoTimeout(60_000);
+            String huge = "local c = cjson.new() c.encode_sparse_array(false, 0) return #c.encode({[2^30] = 1})";
+            assertThat(a.call("EVAL", huge, "0")).isEqualTo("-ERR user_script:1: not enough memory script: "
+                    + Sha1.hex(huge.getBytes()) + ", on @user_script:1.\r\n");
+            assertThat(a.call("EVAL", huge.replace("2^30", "2^20"), "0")).as("5 MB of them is fine")
+                    .isEqualTo(":5242878\r\n"); // [, 2^20 - 1 nulls and commas, 1, ]
             assertThat(a.call("PING")).isEqualTo("+PONG\r\n");
         }
     }
