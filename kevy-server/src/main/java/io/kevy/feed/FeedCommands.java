@@ -39,7 +39,8 @@ public final class FeedCommands {
                 .handler(c -> tail(c, feed)));
         t.add(command("feed.read", -4).flags(READONLY, BLOCKING, LOADING, STALE).group("server").since("1.0.0")
                 .summary("Reads frames of a shard from a cursor: FEED.READ shard generation offset [COUNT n] "
-                        + "[PREFIX p ...] [BLOCK ms] [DURABLE] (DURABLE: only frames the AOF has fsynced).")
+                        + "[PREFIX prefix [PREFIX prefix ...]] [BLOCK ms] [DURABLE] "
+                        + "(DURABLE: only frames the AOF has fsynced).")
                 .handler(c -> read(c, feed)));
         t.add(command("prefix.stats", 2).flags(READONLY, LOADING, STALE).group("server").since("1.0.0")
                 .summary("Counts live keys under a byte prefix across all shards, and those with a TTL (O(keys)).")

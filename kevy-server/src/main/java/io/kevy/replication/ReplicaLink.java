@@ -41,6 +41,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Faults.</b> A broken connection ends all followers; the link retries every second from the cursors it
  * has (a partial resync when the primary's backlog still holds them, else {@code -FEEDRESYNC} and a full sync).
+ * Each reason the link is down is logged once (again at most every {@link #REPEAT_LOG_MS} while it lasts), each
+ * link up once. A primary that is not kevy (Redis: FEED.SHARDS is an unknown command) or has its feed off is
+ * refused with a reason saying so: kevy replicates only from kevy.
  *
  * <p>Thread-safe: one supervisor thread and one follower thread per primary shard; state read by INFO is
  * volatile.
@@ -56,6 +59,8 @@ final class ReplicaLink {
     /** How long a replica waits for its primary to write one shard's snapshot (REPL.SNAPSHOT), ms. */
     static final int SNAPSHOT_TIMEOUT_MS = 30 * 60_000;
     static final long RETRY_MS = 1000;
+    /** While the link stays down for the same reason, that reason is logged again at most this often, ms. */
+    static final long REPEAT_LOG_MS = 5 * 60_000;
 
     /** The link's state, named as ROLE's replica states. */
     enum State {
@@ -65,6 +70,16 @@ final class ReplicaLink {
 
         State(String role) {
             this.role = role;
+        }
+    }
+
+    /**
+     * The primary answers but cannot be replicated from: it is not kevy (Redis answers FEED.SHARDS with unknown
+     * command), or its feed is off. Retrying goes on (it may be restarted as one), but this is a setup error.
+     */
+    private static final class NotReplicable extends IOException {
+        NotReplicable(String why) {
+            super(why);
         }
     }
 
@@ -89,6 +104,13 @@ final class ReplicaLink {
     private volatile long lastIoMs;
     private volatile long downSinceMs;
     private volatile String lastError;
+    /** The down reason last logged, when, and the attempts that failed for it since (supervisor thread only). */
+    private String loggedReason;
+    private long loggedAtMs;
+    private int repeats;
+    /** The primary shard count last logged as differing from ours, or 0 (supervisor thread only). */
+    private int loggedShards;
+    private boolean everUp;
     private volatile boolean mirror;
     /** Per primary shard, the cursor applied up to (non-mirrored mode; mirrored uses the local shards). */
     private volatile long[] gens;
@@ -207,12 +229,15 @@ final class ReplicaLink {
             try {
                 state = State.CONNECTING;
                 int shards;
+                String how;
                 try (RespClient c = connect()) {
-                    shards = (int) (long) expectLong(c.call("FEED.SHARDS"), "FEED.SHARDS");
+                    shards = (int) (long) expectLong(feedShards(c), "FEED.SHARDS");
                     if (shards < 1) {
                         throw new IOException("primary reports " + shards + " shards");
                     }
+                    checkFeedOn(c);
                     mirror = shards == engine.shardCount();
+                    logShardCount(shards);
                     for (int i = 0; i < engine.shardCount(); i++) {
                         engine.shard(i).mirror(mirror);
                     }
@@ -222,29 +247,95 @@ final class ReplicaLink {
                         fullSync(c, shards);
                         replication.countFullSync();
                         needFull = false;
+                        how = "full sync of " + shards + " shard(s)";
                     } else {
                         replication.countPartialSync();
+                        how = "partial resync from replica offset " + appliedOffset();
                     }
                     Object id = c.call("REPLCONF", "KEVY-REPLID"); // an older primary refuses it: keep ours
                     if (id instanceof byte[] b) {
                         replication.adoptReplId(new String(b, StandardCharsets.UTF_8), full, appliedOffset());
                     }
                 }
-                follow(shards);
+                follow(shards, how);
             } catch (ResyncNeeded e) {
                 log.info("replica of {}:{}: {}; taking a full sync", host, port, e.getMessage());
                 needFull = true;
                 linkDown();
             } catch (IOException | RuntimeException e) {
                 if (!stopped) {
-                    log.info("replica of {}:{}: link down: {}", host, port, e.toString());
                     lastError = e.getMessage() == null ? e.toString() : e.getMessage().replace("\r", " ")
                             .replace("\n", " ");
+                    logDown(e);
                 }
                 linkDown();
                 pause();
             }
         }
+    }
+
+    /**
+     * Logs why the link is down: once per reason (a new reason, or the first after the link was up), then, while
+     * the retries every second keep failing the same way, at most every {@link #REPEAT_LOG_MS} with the number of
+     * attempts since, instead of a line a second.
+     */
+    private void logDown(Exception e) {
+        String reason = lastError;
+        long now = engine.clock().millis();
+        if (reason.equals(loggedReason) && now - loggedAtMs < REPEAT_LOG_MS) {
+            repeats++;
+            log.debug("replica of {}:{}: link down: {}", host, port, e.toString());
+            return;
+        }
+        String again = reason.equals(loggedReason) ? " (still, " + (repeats + 1) + " attempts since the last "
+                + "report; retrying every " + RETRY_MS + " ms)" : "";
+        if (e instanceof NotReplicable) {
+            log.warn("replica of {}:{}: link down: {}{}", host, port, reason, again);
+        } else {
+            log.info("replica of {}:{}: link down: {}{}", host, port, e.toString(), again);
+        }
+        loggedReason = reason;
+        loggedAtMs = now;
+        repeats = 0;
+    }
+
+    /**
+     * FEED.SHARDS, which every kevy answers (with the feed off too); an unknown command means the primary is not
+     * kevy (a Redis: kevy's replication is its feed, not Redis's PSYNC).
+     */
+    private Object feedShards(RespClient c) throws IOException {
+        Object r = c.call("FEED.SHARDS");
+        if (r instanceof RespClient.Error e && e.message().startsWith("ERR unknown command")) {
+            throw new NotReplicable("the primary at " + host + ":" + port + " is not a kevy server (FEED.SHARDS: "
+                    + "unknown command); kevy replicates only from a kevy server with its feed on");
+        }
+        return r;
+    }
+
+    /** Refuses a kevy primary whose feed is off: the feed is the replication stream. */
+    private void checkFeedOn(RespClient c) throws IOException {
+        Object r = c.call("FEED.TAIL", 0);
+        if (r instanceof RespClient.Error e && e.message().startsWith("ERR feed disabled")) {
+            throw new NotReplicable("the primary at " + host + ":" + port + " has its change feed off (FEED.TAIL: "
+                    + e.message() + "); kevy replicates over the primary's feed: turn it on there");
+        }
+    }
+
+    /** Says once (per primary shard count seen) what a shard count other than ours means for this replica. */
+    private void logShardCount(int shards) {
+        if (shards == engine.shardCount()) {
+            loggedShards = 0;
+            return;
+        }
+        if (shards == loggedShards) {
+            return;
+        }
+        loggedShards = shards;
+        log.info("replica of {}:{}: the primary has {} shard(s), this replica {}: its frames are applied as "
+                + "commands re-routed by key to this replica's shards, and this replica's feed carries them under "
+                + "its own generations and offsets (a consumer's cursor does not carry over between the two; give "
+                + "the replica the primary's shard count to mirror its feed)", host, port, shards,
+                engine.shardCount());
     }
 
     private void linkDown() {
@@ -505,7 +596,7 @@ final class ReplicaLink {
      * Runs one follower per primary shard, each over its own connection and applying through its own session,
      * until one fails; rethrows its failure. The sessions close with their connections.
      */
-    private void follow(int shards) throws IOException {
+    private void follow(int shards, String how) throws IOException {
         List<RespClient> clients = new ArrayList<>();
         List<Session> applying = new ArrayList<>();
         try {
@@ -513,7 +604,7 @@ final class ReplicaLink {
                 clients.add(connect());
                 applying.add(openSession(clients.get(p), "replication-" + p));
             }
-            followAll(shards, clients, applying);
+            followAll(shards, clients, applying, how);
         } finally {
             for (Session s : applying) {
                 closeSession(s);
@@ -521,12 +612,18 @@ final class ReplicaLink {
         }
     }
 
-    private void followAll(int shards, List<RespClient> clients, List<Session> applying) throws IOException {
+    private void followAll(int shards, List<RespClient> clients, List<Session> applying, String how)
+            throws IOException {
         AtomicReference<IOException> failure = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
+        long down = downSinceMs == 0 ? -1 : engine.clock().millis() - downSinceMs;
         state = State.CONNECTED;
         downSinceMs = 0;
         lastError = null;
+        loggedReason = null;
+        log.info("replica of {}:{}: link up, {}{}", host, port, how,
+                everUp && down >= 0 ? " (down " + (down / 1000) + " s)" : "");
+        everUp = true;
         Object done = new Object();
         for (int p = 0; p < shards; p++) {
             int shard = p;

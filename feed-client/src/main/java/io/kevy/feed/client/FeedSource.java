@@ -61,7 +61,7 @@ public interface FeedSource extends AutoCloseable {
     CompletionStage<Cursor> tail(int shard);
 
     /**
-     * {@code FEED.READ shard generation offset COUNT count [PREFIX p ...] [BLOCK ms]}.
+     * {@code FEED.READ shard generation offset COUNT count [PREFIX prefix [PREFIX prefix ...]] [BLOCK ms]}.
      *
      * @param from     the cursor to read from
      * @param count    frames to scan, clamped to [1, {@link #MAX_COUNT}]
