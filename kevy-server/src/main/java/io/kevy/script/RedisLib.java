@@ -38,6 +38,29 @@ final class RedisLib {
     private RedisLib() {
     }
 
+    /**
+     * The {@code err} text of {@code redis.error_reply(m)}, as Redis 7.0's {@code luaRedisErrorReplyCommand} and
+     * {@code luaPushErrorBuff} make it: {@code '-'} is prepended when missing; a text after the {@code '-'} with no
+     * space is the message of code {@code ERR}, else its first word is the code and the rest (from after that
+     * space) the message, with {@code \r} and {@code \n} trimmed from both its ends: {@code boom} → {@code ERR
+     * boom}, {@code -MY boom} → {@code MY boom}, {@code ''} → {@code "ERR "}.
+     */
+    static String errorReplyText(String m) {
+        String text = m.startsWith("-") ? m.substring(1) : m;
+        int space = text.indexOf(' ');
+        String code = space < 0 ? "ERR" : text.substring(0, space);
+        String msg = space < 0 ? text : text.substring(space + 1);
+        int from = 0;
+        int to = msg.length();
+        while (from < to && (msg.charAt(from) == '\r' || msg.charAt(from) == '\n')) {
+            from++;
+        }
+        while (to > from && (msg.charAt(to - 1) == '\r' || msg.charAt(to - 1) == '\n')) {
+            to--;
+        }
+        return code + " " + msg.substring(from, to);
+    }
+
     /** The {@code redis} table, whose calls run in the script {@code current} returns. */
     static LuaTable create(Supplier<ScriptRun> current) {
         LuaTable redis = new LuaTable();
@@ -59,8 +82,7 @@ final class RedisLib {
                 if (args.narg() != 1 || args.arg1().type() != LuaValue.TSTRING) {
                     return LuaReplyBuilder.errorTable("ERR wrong number or type of arguments");
                 }
-                String m = LuaReplies.latin1(args.arg1().checkstring());
-                return LuaReplyBuilder.errorTable(m.startsWith("-") ? m.substring(1) : m);
+                return LuaReplyBuilder.errorTable(errorReplyText(LuaReplies.latin1(args.arg1().checkstring())));
             }
         });
         redis.set("status_reply", new VarArgFunction() {

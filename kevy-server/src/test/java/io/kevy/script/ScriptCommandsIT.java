@@ -51,6 +51,15 @@ class ScriptCommandsIT {
         eval("return redis.error_reply('My Error')");
         eval("return redis.error_reply('-My Error')");
         eval("return redis.error_reply()");
+        // luaPushErrorBuff: a text after the '-' without a space is an ERR message, else its first word the code
+        for (String m : List.of("boom", "-boom", "", "-", "MY boom x", "-MY boom", "x y", " lead", "-A  b",
+                "a b\\r\\n", "\\nfoo", "x\\r\\n", "-X\\n")) {
+            eval("return redis.error_reply('" + m + "')");
+            eval("return redis.error_reply('" + m + "').err");
+            eval("error(redis.error_reply('" + m + "'))");
+            eval("local ok, e = pcall(error, redis.error_reply('" + m + "')) return e");
+        }
+        eval("return redis.error_reply(5)");
         eval("return redis.status_reply()");
         eval("return function() end");
         eval("return {KEYS[1],ARGV[1],#KEYS,#ARGV}", "2", "k1", "k2", "a1");
