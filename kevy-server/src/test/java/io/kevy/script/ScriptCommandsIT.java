@@ -60,6 +60,8 @@ class ScriptCommandsIT {
             eval("local ok, e = pcall(error, redis.error_reply('" + m + "')) return e");
         }
         eval("return redis.error_reply(5)");
+        eval("return redis.REDIS_VERSION");
+        eval("return redis.REDIS_VERSION_NUM");
         eval("return redis.status_reply()");
         eval("return function() end");
         eval("return {KEYS[1],ARGV[1],#KEYS,#ARGV}", "2", "k1", "k2", "a1");
