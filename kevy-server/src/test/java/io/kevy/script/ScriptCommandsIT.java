@@ -124,6 +124,17 @@ class ScriptCommandsIT {
         eval("return 1", "x");
         oracle.same("EVALSHA", "0000000000000000000000000000000000000000", "0");
         oracle.same("EVALSHA", "abc", "0");
+        // evalShaCommand answers NOSCRIPT for a SHA of the wrong length before evalGenericCommand reads numkeys
+        for (String cmd : List.of("EVALSHA", "EVALSHA_RO")) {
+            oracle.same(cmd, "abc", "x", "y");
+            oracle.same(cmd, "abc", "5");
+            oracle.same(cmd, "abc", "-1");
+            oracle.same(cmd, "0000000000000000000000000000000000000000", "x", "y");
+            oracle.same(cmd, "0000000000000000000000000000000000000000", "5", "y");
+            oracle.same(cmd, "0000000000000000000000000000000000000000", "-1");
+        }
+        oracle.same("FCALL", "nofn", "x", "y");
+        oracle.same("FCALL_RO", "nofn", "5");
         oracle.same("EVAL_RO", "return redis.call('set','a','b')", "1", "a");
         oracle.same("EVAL_RO", "return redis.call('get','a')", "1", "a");
         oracle.same("EVAL_RO", "return redis.pcall('del','a')", "1", "a");
