@@ -178,6 +178,16 @@ class ScriptCommandsIT {
         eval("return string.format('%d', 3.99)");
         eval("return string.format('%z', 1)");
         eval("return table.concat({'a','b','c'}, ',')");
+        eval("return table.concat({1, 2, 'a'}, ', ', 2)");
+        eval("return table.concat({1, 2, 'a'}, ', ', 3, 1)");
+        eval("return table.concat({1.5, 2}, 'x')");
+        eval("return table.concat({1, {}, 'a'})");
+        eval("return table.concat({1, 2}, '-', 1, 5)");
+        // luaL_checkint: the count truncated to 64 bits, then to a C int (2^32 + 1 is 1, 2^31 + 5 negative)
+        for (String n : List.of("4294967297", "2^31+5", "2^32+3.7", "-1", "0", "2.9", "'3'", "2^64", "0/0")) {
+            eval("return #string.rep('x', " + n + ")");
+        }
+        eval("return string.rep('ab', 3)");
         eval("local t = {3,1,2} table.sort(t) return t");
         eval("return {string.byte('A'), string.char(66), string.rep('ab', 3), ('x'):upper()}");
         eval("return tostring(3.5)");
