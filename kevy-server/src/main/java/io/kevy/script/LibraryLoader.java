@@ -1,6 +1,5 @@
 package io.kevy.script;
 
-import io.kevy.engine.ServerInfo;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -58,8 +57,8 @@ final class LibraryLoader {
         for (String level : new String[] {"LOG_DEBUG", "LOG_VERBOSE", "LOG_NOTICE", "LOG_WARNING"}) {
             redis.rawset(level, runtime.get(level));
         }
-        redis.rawset("REDIS_VERSION", ServerInfo.REDIS_VERSION);
-        redis.rawset("REDIS_VERSION_NUM", versionNum(ServerInfo.REDIS_VERSION));
+        redis.rawset("REDIS_VERSION", runtime.get("REDIS_VERSION"));
+        redis.rawset("REDIS_VERSION_NUM", runtime.get("REDIS_VERSION_NUM"));
         api = new LuaTable();
         api.rawset("redis", sandbox.strictReadOnly(redis));
     }
@@ -95,12 +94,6 @@ final class LibraryLoader {
             loadingLibrary = null;
         }
         return Collections.unmodifiableMap(functions);
-    }
-
-    /** Redis's {@code REDIS_VERSION_NUM}: {@code 0x00MMmmpp}. */
-    private static int versionNum(String version) {
-        String[] p = version.split("\\.");
-        return Integer.parseInt(p[0]) << 16 | Integer.parseInt(p[1]) << 8 | Integer.parseInt(p[2]);
     }
 
     private void register(Varargs args) {

@@ -49,7 +49,7 @@ final class LuaSandbox {
     private final Globals env = new Globals();
     private final Set<LuaValue> readonly = Collections.newSetFromMap(new IdentityHashMap<>());
     private final ScriptHook hook = new ScriptHook();
-    private final ScriptCoroutines coroutines = new ScriptCoroutines(globals, hook::where);
+    private final ScriptCoroutines coroutines = new ScriptCoroutines(globals, hook::where, hook::allocationFailed);
     /** The {@code cjson} settings of this state: they last from script to script, as in Redis. */
     private final CjsonLib.Config cjson = new CjsonLib.Config();
     /** The table the protected globals read from: {@link #globals}, or a library load's API (Redis's swap). */
@@ -108,7 +108,7 @@ final class LuaSandbox {
         globals.rawset("pcall", new VarArgFunction() { // Redis 7.0's luaRedisPcall: an error table as its err text
             @Override
             public Varargs invoke(Varargs args) {
-                Varargs r = basePcall.invoke(args);
+                Varargs r = basePcall.invoke(LuaValue.varargsOf(guarded(args.arg1()), args.subargs(2)));
                 return r.arg1().toboolean() ? r
                         : LuaValue.varargsOf(LuaValue.FALSE, ScriptErrors.caught(r.arg(2), true));
             }
@@ -127,7 +127,7 @@ final class LuaSandbox {
                         return handler.invoke(LuaValue.varargsOf(ScriptErrors.caught(a.arg1(), false), a.subargs(2)));
                     }
                 };
-                return baseXpcall.invoke(LuaValue.varargsOf(args.arg1(), shaped, args.subargs(3)));
+                return baseXpcall.invoke(LuaValue.varargsOf(guarded(args.arg1()), shaped, args.subargs(3)));
             }
         });
         LuaValue baseUnpack = globals.get("table").get("unpack");
@@ -146,6 +146,32 @@ final class LuaSandbox {
             }
         });
         globals.rawset("unpack", globals.get("table").get("unpack"));
+        LuaValue baseConcat = globals.get("table").get("concat");
+        globals.get("table").set("concat", new VarArgFunction() { // the memory cap (luaj's buffer overflows at 2 GB)
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaTable t = args.checktable(1);
+                long sep = args.isnoneornil(2) ? 0 : args.checkstring(2).length();
+                long i = args.isnoneornil(3) ? 1 : (int) (long) args.checkdouble(3);
+                long j = args.isnoneornil(4) ? t.length() : (int) (long) args.checkdouble(4);
+                long total = 0;
+                for (long k = i; k <= j; k++) {
+                    LuaValue v = t.get((int) k);
+                    if (!v.isstring()) { // Lua 5.1's wording (luaj: "bad argument: string expected")
+                        throw new LuaError("invalid value (" + v.typename() + ") at index " + k
+                                + " in table for 'concat'");
+                    }
+                    total += v.strvalue().length() + (k < j ? sep : 0);
+                }
+                if (total >= ScriptMemory.LARGE) {
+                    hook.reserve(total);
+                }
+                if (total > Integer.MAX_VALUE - 8) { // more than a Java array holds: an allocation failure
+                    throw hook.allocationFailed();
+                }
+                return baseConcat.invoke(args);
+            }
+        });
         LuaValue baseTostring = globals.get("tostring");
         globals.rawset("tostring", new VarArgFunction() { // Lua 5.1's "%.14g"; luaj prints floats as Java floats
             @Override
@@ -155,23 +181,29 @@ final class LuaSandbox {
                         : baseTostring.invoke(args);
             }
         });
-        LuaValue baseRep = globals.get("string").get("rep");
         globals.get("string").set("rep", new VarArgFunction() { // the memory cap (ScriptMemory), Lua's n <= 0
             @Override
             public Varargs invoke(Varargs args) {
-                long len = args.checkstring(1).length();
-                long n = args.checkint(2);
+                LuaString s = args.checkstring(1);
+                long len = s.length();
+                // Lua 5.1's luaL_checkint: the number truncated to a 64-bit integer, then to a C int (so 2^32 + 1
+                // repeats once and 2^31 + 5 is negative: an empty string, as on Redis)
+                long n = (int) (long) args.checkdouble(2);
                 if (n <= 0 || len == 0) {
                     return LuaValue.EMPTYSTRING;
                 }
-                long total = len * n;
+                long total = len * n; // both below 2^31: no overflow
                 if (total >= ScriptMemory.LARGE) {
                     hook.reserve(total);
                 }
                 if (total > Integer.MAX_VALUE - 8) { // more than a Java array holds: an allocation failure
-                    throw new LuaError(ScriptMemory.NOT_ENOUGH_MEMORY);
+                    throw hook.allocationFailed();
                 }
-                return baseRep.invoke(args);
+                byte[] out = new byte[(int) total];
+                for (int at = 0; at < total; at += len) {
+                    System.arraycopy(s.m_bytes, s.m_offset, out, at, (int) len);
+                }
+                return LuaString.valueUsing(out);
             }
         });
         globals.rawset("_VERSION", LuaValue.valueOf("Lua 5.1"));
@@ -211,6 +243,32 @@ final class LuaSandbox {
         env.loader = globals.loader;
         env.setmetatable(strictMetatable(() -> visible)); // visible: the load-time API during a library load
         readonly.add(env);
+    }
+
+    /**
+     * {@code f} as pcall and xpcall run it: an allocation that fails inside it ({@link
+     * ScriptErrors#allocationFailure}, which luaj's pcall would hand to the script as a Java exception's text)
+     * stops the script with {@code not enough memory}, as the memory cap does; anything else passes unchanged.
+     */
+    private LuaValue guarded(LuaValue f) {
+        if (!f.isfunction()) {
+            return f; // pcall reports the call error itself
+        }
+        return new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                try {
+                    return f.invoke(args);
+                } catch (LuaError e) {
+                    if (ScriptErrors.allocationFailure(e)) {
+                        throw hook.allocationFailed();
+                    }
+                    throw e;
+                } catch (NegativeArraySizeException e) {
+                    throw hook.allocationFailed();
+                }
+            }
+        };
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.kevy.script;
 
+import io.kevy.engine.ServerInfo;
 import io.kevy.engine.command.CommandFlag;
 import io.kevy.engine.command.CommandSpec;
 import io.kevy.engine.text.Bytes;
@@ -18,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * The {@code redis} table of Redis 7.0's scripting API: {@code call}, {@code pcall}, {@code error_reply},
  * {@code status_reply}, {@code sha1hex}, {@code log}, {@code setresp} (2 or 3: the protocol of {@code redis.call}'s
  * replies, {@link LuaReplyBuilder}), {@code set_repl} and {@code replicate_commands} (accepted; the feed always
- * carries a script's effects), and the {@code LOG_*} and {@code REPL_*} constants.
+ * carries a script's effects), the {@code LOG_*} and {@code REPL_*} constants, and {@code REDIS_VERSION} and
+ * {@code REDIS_VERSION_NUM} ({@link ServerInfo#REDIS_VERSION}, as HELLO and INFO report it).
  *
  * <p>{@code redis.call} checks, in Redis's order (its {@code scriptCall}): the arguments are strings or numbers
  * (numbers as Lua 5.1 prints them), the command exists, its arity, that it may run from a script (no
@@ -36,6 +38,35 @@ final class RedisLib {
     static final int LOG_WARNING = 3;
 
     private RedisLib() {
+    }
+
+    /**
+     * The {@code err} text of {@code redis.error_reply(m)}, as Redis 7.0's {@code luaRedisErrorReplyCommand} and
+     * {@code luaPushErrorBuff} make it: {@code '-'} is prepended when missing; a text after the {@code '-'} with no
+     * space is the message of code {@code ERR}, else its first word is the code and the rest (from after that
+     * space) the message, with {@code \r} and {@code \n} trimmed from both its ends: {@code boom} → {@code ERR
+     * boom}, {@code -MY boom} → {@code MY boom}, {@code ''} → {@code "ERR "}.
+     */
+    static String errorReplyText(String m) {
+        String text = m.startsWith("-") ? m.substring(1) : m;
+        int space = text.indexOf(' ');
+        String code = space < 0 ? "ERR" : text.substring(0, space);
+        String msg = space < 0 ? text : text.substring(space + 1);
+        int from = 0;
+        int to = msg.length();
+        while (from < to && (msg.charAt(from) == '\r' || msg.charAt(from) == '\n')) {
+            from++;
+        }
+        while (to > from && (msg.charAt(to - 1) == '\r' || msg.charAt(to - 1) == '\n')) {
+            to--;
+        }
+        return code + " " + msg.substring(from, to);
+    }
+
+    /** Redis's {@code REDIS_VERSION_NUM}: {@code 0x00MMmmpp}. */
+    static int versionNum(String version) {
+        String[] p = version.split("\\.");
+        return Integer.parseInt(p[0]) << 16 | Integer.parseInt(p[1]) << 8 | Integer.parseInt(p[2]);
     }
 
     /** The {@code redis} table, whose calls run in the script {@code current} returns. */
@@ -59,8 +90,7 @@ final class RedisLib {
                 if (args.narg() != 1 || args.arg1().type() != LuaValue.TSTRING) {
                     return LuaReplyBuilder.errorTable("ERR wrong number or type of arguments");
                 }
-                String m = LuaReplies.latin1(args.arg1().checkstring());
-                return LuaReplyBuilder.errorTable(m.startsWith("-") ? m.substring(1) : m);
+                return LuaReplyBuilder.errorTable(errorReplyText(LuaReplies.latin1(args.arg1().checkstring())));
             }
         });
         redis.set("status_reply", new VarArgFunction() {
@@ -158,6 +188,8 @@ final class RedisLib {
         redis.set("LOG_VERBOSE", LOG_VERBOSE);
         redis.set("LOG_NOTICE", LOG_NOTICE);
         redis.set("LOG_WARNING", LOG_WARNING);
+        redis.set("REDIS_VERSION", ServerInfo.REDIS_VERSION); // the version HELLO and INFO report
+        redis.set("REDIS_VERSION_NUM", versionNum(ServerInfo.REDIS_VERSION));
         redis.set("REPL_NONE", 0);
         redis.set("REPL_AOF", 1);
         redis.set("REPL_SLAVE", 2);

@@ -142,10 +142,17 @@ public final class ScriptCommands {
         run(c, scripts, sha, s, numkeys, readOnly);
     }
 
+    /**
+     * Redis's {@code evalShaCommand}: a SHA that is not 40 characters long is NOSCRIPT before anything else, then
+     * numkeys is checked, then the cache looked up.
+     */
     private static void evalsha(Call c, Scripts scripts, boolean readOnly) {
+        if (c.arg(1).length != 40) {
+            throw Call.fail(ScriptErrors.NOSCRIPT);
+        }
         int numkeys = numkeys(c);
         String sha = Bytes.str(c.arg(1)).toLowerCase(Locale.ROOT);
-        Scripts.Script s = c.arg(1).length == 40 ? scripts.cached(sha) : null;
+        Scripts.Script s = scripts.cached(sha);
         if (s == null) {
             throw Call.fail(ScriptErrors.NOSCRIPT);
         }

@@ -42,12 +42,16 @@ final class ScriptCoroutines {
     private final Globals globals;
     /** The running Lua function's position ({@link ScriptHook#where}), for {@code wrap}'s errors. */
     private final java.util.function.Supplier<String> where;
+    /** Stops the script with {@code not enough memory} ({@link ScriptHook#allocationFailed}). */
+    private final java.util.function.Supplier<LuaError> allocationFailed;
     /** The coroutines not known dead yet, oldest first. */
     private final List<Coroutine> live = new ArrayList<>();
 
-    ScriptCoroutines(Globals globals, java.util.function.Supplier<String> where) {
+    ScriptCoroutines(Globals globals, java.util.function.Supplier<String> where,
+                     java.util.function.Supplier<LuaError> allocationFailed) {
         this.globals = globals;
         this.where = where;
+        this.allocationFailed = allocationFailed;
     }
 
     /** Replaces {@code create}, {@code resume} and {@code wrap} in {@code lib}, luaj's coroutine table. */
@@ -92,7 +96,7 @@ final class ScriptCoroutines {
         if (live.size() >= MAX_LIVE) {
             throw new LuaError(TOO_MANY);
         }
-        Coroutine co = new Coroutine(globals, new Slot(), body);
+        Coroutine co = new Coroutine(globals, new Slot(), body, allocationFailed);
         live.add(co);
         return co;
     }
@@ -158,8 +162,8 @@ final class ScriptCoroutines {
     private static final class Coroutine extends LuaThread {
         final Slot slot;
 
-        Coroutine(Globals globals, Slot slot, LuaValue body) {
-            super(globals, new Body(slot, body));
+        Coroutine(Globals globals, Slot slot, LuaValue body, java.util.function.Supplier<LuaError> allocationFailed) {
+            super(globals, new Body(slot, body, allocationFailed));
             this.slot = slot;
         }
     }
@@ -174,14 +178,19 @@ final class ScriptCoroutines {
         volatile LuaValue error;
     }
 
-    /** The function a coroutine's thread runs: the script's, after recording the thread; records its error. */
+    /**
+     * The function a coroutine's thread runs: the script's, after recording the thread; records its error (an
+     * allocation that failed stops the script with {@code not enough memory}, never a Java exception's text).
+     */
     private static final class Body extends VarArgFunction {
         private final Slot slot;
         private final LuaValue body;
+        private final java.util.function.Supplier<LuaError> allocationFailed;
 
-        Body(Slot slot, LuaValue body) {
+        Body(Slot slot, LuaValue body, java.util.function.Supplier<LuaError> allocationFailed) {
             this.slot = slot;
             this.body = body;
+            this.allocationFailed = allocationFailed;
         }
 
         @Override
@@ -190,8 +199,13 @@ final class ScriptCoroutines {
             try {
                 return body.invoke(args);
             } catch (LuaError e) {
-                slot.error = ScriptErrors.caught(ScriptErrors.messageValue(e), false);
-                throw e;
+                LuaError err = ScriptErrors.allocationFailure(e) ? allocationFailed.get() : e;
+                slot.error = ScriptErrors.caught(ScriptErrors.messageValue(err), false);
+                throw err;
+            } catch (NegativeArraySizeException e) {
+                LuaError err = allocationFailed.get();
+                slot.error = ScriptErrors.caught(ScriptErrors.messageValue(err), false);
+                throw err;
             }
         }
     }

@@ -51,6 +51,21 @@ final class ScriptErrors {
         }
     }
 
+    /**
+     * True when {@code e} is an allocation that could not be made: the JVM's {@link OutOfMemoryError}, or a result
+     * longer than a Java array holds (luaj sizes its buffers in {@code int}s and fails with a
+     * {@link NegativeArraySizeException}, which its VM wraps in a {@code vm error} LuaError). Lua reports both as
+     * {@code not enough memory}; the Java exception's name must not reach the script or the client.
+     */
+    static boolean allocationFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof OutOfMemoryError || t instanceof NegativeArraySizeException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The EVAL reply for a compile error of a script body. */
     static ErrorReply compile(LuaError e) {
         return ErrorReply.err("Error compiling script (new function): " + compileMessage(e));

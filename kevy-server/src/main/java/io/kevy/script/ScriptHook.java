@@ -54,6 +54,21 @@ final class ScriptHook extends DebugLib {
         }
     }
 
+    /**
+     * An allocation the JVM refused or could not even size (a result longer than a Java array holds, which luaj
+     * reports as a {@link NegativeArraySizeException}): the running script stops with {@code not enough memory}
+     * as at the memory cap, and every later instruction raises again, so a pcall cannot swallow it.
+     *
+     * @return the error to throw in its place
+     */
+    LuaError allocationFailed() {
+        if (run != null) {
+            run.outOfMemory();
+            killing = true;
+        }
+        return new LuaError(ScriptMemory.NOT_ENOUGH_MEMORY);
+    }
+
     void start(ScriptRun run) {
         this.loadDeadline = 0;
         this.run = run;

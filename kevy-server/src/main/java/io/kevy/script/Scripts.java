@@ -163,9 +163,11 @@ public final class Scripts {
             try {
                 result = body.get();
             } catch (LuaError e) {
-                fail(c, ScriptErrors.runtime(e, run.sha, sb.hook().currentLine(), chunk));
+                fail(c, ScriptErrors.runtime(ScriptErrors.allocationFailure(e)
+                        ? new LuaError(ScriptMemory.NOT_ENOUGH_MEMORY) : e, run.sha, sb.hook().currentLine(), chunk));
                 return;
-            } catch (OutOfMemoryError e) { // one allocation the heap could not hold: nothing was allocated
+            } catch (OutOfMemoryError | NegativeArraySizeException e) { // one allocation the heap could not hold
+                // (or one too long for a Java array): nothing was allocated
                 fail(c, ScriptErrors.runtime(new LuaError(ScriptMemory.NOT_ENOUGH_MEMORY), run.sha,
                         sb.hook().currentLine(), chunk));
                 return;

@@ -51,6 +51,17 @@ class ScriptCommandsIT {
         eval("return redis.error_reply('My Error')");
         eval("return redis.error_reply('-My Error')");
         eval("return redis.error_reply()");
+        // luaPushErrorBuff: a text after the '-' without a space is an ERR message, else its first word the code
+        for (String m : List.of("boom", "-boom", "", "-", "MY boom x", "-MY boom", "x y", " lead", "-A  b",
+                "a b\\r\\n", "\\nfoo", "x\\r\\n", "-X\\n")) {
+            eval("return redis.error_reply('" + m + "')");
+            eval("return redis.error_reply('" + m + "').err");
+            eval("error(redis.error_reply('" + m + "'))");
+            eval("local ok, e = pcall(error, redis.error_reply('" + m + "')) return e");
+        }
+        eval("return redis.error_reply(5)");
+        eval("return redis.REDIS_VERSION");
+        eval("return redis.REDIS_VERSION_NUM");
         eval("return redis.status_reply()");
         eval("return function() end");
         eval("return {KEYS[1],ARGV[1],#KEYS,#ARGV}", "2", "k1", "k2", "a1");
@@ -113,6 +124,17 @@ class ScriptCommandsIT {
         eval("return 1", "x");
         oracle.same("EVALSHA", "0000000000000000000000000000000000000000", "0");
         oracle.same("EVALSHA", "abc", "0");
+        // evalShaCommand answers NOSCRIPT for a SHA of the wrong length before evalGenericCommand reads numkeys
+        for (String cmd : List.of("EVALSHA", "EVALSHA_RO")) {
+            oracle.same(cmd, "abc", "x", "y");
+            oracle.same(cmd, "abc", "5");
+            oracle.same(cmd, "abc", "-1");
+            oracle.same(cmd, "0000000000000000000000000000000000000000", "x", "y");
+            oracle.same(cmd, "0000000000000000000000000000000000000000", "5", "y");
+            oracle.same(cmd, "0000000000000000000000000000000000000000", "-1");
+        }
+        oracle.same("FCALL", "nofn", "x", "y");
+        oracle.same("FCALL_RO", "nofn", "5");
         oracle.same("EVAL_RO", "return redis.call('set','a','b')", "1", "a");
         oracle.same("EVAL_RO", "return redis.call('get','a')", "1", "a");
         oracle.same("EVAL_RO", "return redis.pcall('del','a')", "1", "a");
@@ -156,6 +178,16 @@ class ScriptCommandsIT {
         eval("return string.format('%d', 3.99)");
         eval("return string.format('%z', 1)");
         eval("return table.concat({'a','b','c'}, ',')");
+        eval("return table.concat({1, 2, 'a'}, ', ', 2)");
+        eval("return table.concat({1, 2, 'a'}, ', ', 3, 1)");
+        eval("return table.concat({1.5, 2}, 'x')");
+        eval("return table.concat({1, {}, 'a'})");
+        eval("return table.concat({1, 2}, '-', 1, 5)");
+        // luaL_checkint: the count truncated to 64 bits, then to a C int (2^32 + 1 is 1, 2^31 + 5 negative)
+        for (String n : List.of("4294967297", "2^31+5", "2^32+3.7", "-1", "0", "2.9", "'3'", "2^64", "0/0")) {
+            eval("return #string.rep('x', " + n + ")");
+        }
+        eval("return string.rep('ab', 3)");
         eval("local t = {3,1,2} table.sort(t) return t");
         eval("return {string.byte('A'), string.char(66), string.rep('ab', 3), ('x'):upper()}");
         eval("return tostring(3.5)");
