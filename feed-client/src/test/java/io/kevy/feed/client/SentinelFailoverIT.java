@@ -48,6 +48,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Failover by real Redis Sentinels (issue 29): one kevy primary (a child process) and two kevy replicas
@@ -111,10 +112,13 @@ class SentinelFailoverIT {
     /** WAIT's timeout, ms. */
     private static final int WAIT_MS = 1000;
 
+    /** The servers' and sentinels' directories, configs and logs; removed after the test (processes stopped). */
+    @TempDir
+    Path work;
+
     @Test
     void sentinelsPromoteAReplicaWhileAWriterWritesAndTheConsumersFollow() throws Exception {
         Assumptions.assumeTrue(sentinelInstalled(), "redis-sentinel is not installed (apt-get install redis-sentinel)");
-        Path work = Files.createTempDirectory("kevy-sentinel");
         List<Process> sentinels = new ArrayList<>();
         ScheduledExecutorService gateTimer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "replicated-gate");
