@@ -325,19 +325,7 @@ final class CjsonDecoder {
         if (digits == 0) {
             return -1;
         }
-        if ((at(q) | 0x20) == 'e') {
-            int r = q + 1;
-            if (at(r) == '+' || at(r) == '-') {
-                r++;
-            }
-            if (isDigit(at(r))) {
-                while (isDigit(at(r))) {
-                    r++;
-                }
-                q = r;
-            }
-        }
-        return q;
+        return exponentEnd(q, 'e');
     }
 
     private boolean hexMantissaAt(int q) {
@@ -355,19 +343,28 @@ final class CjsonDecoder {
                 q++;
             }
         }
-        if ((at(q) | 0x20) == 'p') {
-            int r = q + 1;
-            if (at(r) == '+' || at(r) == '-') {
-                r++;
-            }
-            if (isDigit(at(r))) {
-                while (isDigit(at(r))) {
-                    r++;
-                }
-                q = r;
-            }
+        return exponentEnd(q, 'p');
+    }
+
+    /**
+     * The end of an exponent {@code marker[+-]digits} at {@code q} (either case of the marker: e for decimal, p for
+     * hexadecimal numbers), or {@code q} when there is none or it has no digits.
+     */
+    private int exponentEnd(int q, char marker) {
+        if ((at(q) | 0x20) != marker) {
+            return q;
         }
-        return q;
+        int r = q + 1;
+        if (at(r) == '+' || at(r) == '-') {
+            r++;
+        }
+        if (!isDigit(at(r))) {
+            return q;
+        }
+        while (isDigit(at(r))) {
+            r++;
+        }
+        return r;
     }
 
     /** Java reads hexadecimal floats only with a binary exponent: one is added when the text has none. */
