@@ -129,7 +129,7 @@ class PubSubHostileIT {
                 assertThat(probe.call("PUBSUB", "NUMSUB", "feed")).endsWith(":0\r\n");
                 assertThat(probe.call("PING")).isEqualTo("+PONG\r\n");
             }
-            await().atMost(10, TimeUnit.SECONDS).until(() -> server.log().contains("closing subscriber"));
+            await().atMost(30, TimeUnit.SECONDS).until(() -> server.log().contains("closing subscriber"));
             assertThat(server.log().lines().filter(l -> l.contains("closing subscriber")).count()).isEqualTo(1);
             assertThat(server.log()).contains("client-output-buffer-limit pubsub 33554432 8388608 60");
         }
